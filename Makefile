@@ -1,0 +1,36 @@
+# ndd-beam: common tasks. Every target works on a fresh clone with Go >= 1.26.
+GO      ?= go
+INPUT   ?= testdata/*.warc*
+OUTPUT  ?= out/
+BENCH   ?= .
+GOLDSET ?= ../shared/data/goldset
+
+.PHONY: run test bench worker lint eval fuzz clean
+
+## run: the job on the bundled real WARC files, direct runner, default parameters
+run:
+	$(GO) run ./cmd/ndd-beam --runner=direct --input='$(INPUT)' --output=$(OUTPUT)
+
+## test: the whole test suite (the command CI runs)
+test:
+	$(GO) test ./...
+
+## bench: extraction and matching benchmarks (numbers go to docs/benchmarks.md)
+bench:
+	$(GO) test -run='^$$' -bench='$(BENCH)' -benchmem ./spotsig/ ./match/
+
+## worker: the cross-compiled Linux worker binary for Dataflow/Flink (--worker_binary=bin/ndd-beam-worker)
+worker:
+	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -o bin/ndd-beam-worker ./cmd/ndd-beam
+
+## lint: go vet and gofmt
+lint:
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+## eval: every method on the gold set over a sweep of tau; writes docs/quality.md and its plot
+eval:
+	$(GO) run ./cmd/ndd-beam eval sweep --warc $(GOLDSET)/gold.warc.gz --truth $(GOLDSET)/truth.jsonl --out docs/
+
+clean:
+	rm -rf out bin
