@@ -1,0 +1,80 @@
+package eval
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// PairRecord is one line of a pairs output (pairs*.jsonl, the job's contract
+// in the README): two documents found near-duplicate and their weighted
+// Jaccard similarity. Other fields on the line are ignored.
+type PairRecord struct {
+	ARecordID string  `json:"a_record_id"`
+	AURI      string  `json:"a_uri"`
+	BRecordID string  `json:"b_record_id"`
+	BURI      string  `json:"b_uri"`
+	Jaccard   float64 `json:"jaccard"`
+}
+
+// ReadPairs parses a pairs output from r and calls emit for each pair in
+// order. Blank lines are skipped; a malformed line is an error naming the
+// line; an error from emit stops reading and is returned.
+func ReadPairs(r io.Reader, emit func(PairRecord) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		b := sc.Bytes()
+		if len(trimSpace(b)) == 0 {
+			continue
+		}
+		var p PairRecord
+		if err := json.Unmarshal(b, &p); err != nil {
+			return fmt.Errorf("pairs line %d: %w", line, err)
+		}
+		if (p.ARecordID == "" && p.AURI == "") || (p.BRecordID == "" && p.BURI == "") {
+			return fmt.Errorf("pairs line %d: a pair needs a record id or uri on both sides", line)
+		}
+		if err := emit(p); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("pairs line %d: %w", line+1, err)
+	}
+	return nil
+}
+
+// LoadPairs reads every file matching the glob pattern (filepath.Match
+// syntax, e.g. "out/pairs*.jsonl"), in lexical order, and returns their pairs
+// with the files read. A pattern that matches no file is an error, so a
+// mistyped path is never scored as "no pairs found".
+func LoadPairs(pattern string) ([]PairRecord, []string, error) {
+	files, err := filepath.Glob(pattern)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(files) == 0 {
+		return nil, nil, fmt.Errorf("no file matches %q", pattern)
+	}
+	sort.Strings(files)
+	var out []PairRecord
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		err = ReadPairs(f, func(p PairRecord) error { out = append(out, p); return nil })
+		f.Close()
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return out, files, nil
+}
