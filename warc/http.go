@@ -1,0 +1,362 @@
+package warc
+
+import (
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httputil"
+	"strconv"
+	"strings"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
+)
+
+var errPayloadTooLarge = errors.New("payload larger than MaxPayloadBytes")
+
+// classify sets rec.Skip (and, for a candidate, rec.Payload) from the record
+// type, the block b and the WARC Content-Type wct. It may leave part of b
+// unread.
+func (rd *fileReader) classify(rec *Record, b *blockReader, wct string) {
+	switch rec.Type {
+	case "warcinfo", "request", "metadata", "revisit", "continuation":
+		rec.Skip = rec.Type
+	case "response":
+		if strings.HasPrefix(mediaType(wct), "application/http") || bytes.HasPrefix(b.peek(5), []byte("HTTP/")) {
+			rd.readHTTP(rec, b)
+		} else {
+			rd.readBlockPayload(rec, b, wct) // e.g. text/dns, or a bare document
+		}
+	case "resource", "conversion":
+		rd.readBlockPayload(rec, b, wct)
+	default:
+		rec.Skip = SkipUnknownType
+		rec.Detail = fmt.Sprintf("WARC-Type %q", rec.Type)
+	}
+}
+
+// readBlockPayload handles a block that is itself the payload (resource and
+// conversion records, WARC 1.1 §6.4, §6.6), typed by the WARC Content-Type.
+func (rd *fileReader) readBlockPayload(rec *Record, b *blockReader, wct string) {
+	rec.ContentType = mediaType(wct)
+	if rec.ContentType == "" {
+		rec.ContentType = mediaType(http.DetectContentType(b.peek(512)))
+	}
+	if !rd.isDocumentType(rec.ContentType) {
+		rec.Skip = SkipNotHTML
+		return
+	}
+	rd.readBody(rec, b, "", "")
+}
+
+// readHTTP parses the block of a response record as an HTTP response (RFC
+// 9112 §2: status line, header fields, empty line), leniently: bare LF line
+// endings, header lines without a colon (ignored), no empty line before the
+// end of the block (no body). It does not use net/http.ReadResponse, which
+// rejects such headers and would cut the body at an HTTP Content-Length that
+// archived responses often get wrong.
+func (rd *fileReader) readHTTP(rec *Record, b *blockReader) {
+	hdr, err := b.readHeader(rd.hdrBuf[:0], rd.opts.MaxHeaderBytes)
+	rd.hdrBuf = hdr[:0]
+	switch err {
+	case nil, errHeaderUnterminated:
+	case errHeaderTooLarge:
+		rec.Skip, rec.Detail = SkipHTTPMalformed, fmt.Sprintf("HTTP header longer than %d bytes", rd.opts.MaxHeaderBytes)
+		return
+	default:
+		return // stream ended; the caller reports it
+	}
+	h, ok := parseHTTPHeader(hdr)
+	if !ok {
+		line, _, _ := bytes.Cut(hdr, []byte("\n"))
+		if len(line) > 80 {
+			line = line[:80]
+		}
+		rec.Skip, rec.Detail = SkipHTTPMalformed, fmt.Sprintf("no HTTP status line: %q", line)
+		return
+	}
+	rec.HTTPStatus = h.status
+	rec.ContentType = mediaType(h.contentType)
+	if h.status < 200 || h.status > 299 {
+		rec.Skip = SkipHTTPStatus
+		return
+	}
+	if rec.ContentType == "" && h.contentEncoding == "" && !isChunked(h.transferEncoding) {
+		rec.ContentType = mediaType(http.DetectContentType(b.peek(512)))
+	}
+	if !rd.isDocumentType(rec.ContentType) {
+		rec.Skip = SkipNotHTML
+		return
+	}
+	rd.readBody(rec, b, h.transferEncoding, h.contentEncoding)
+}
+
+// readBody reads the rest of b as the body of a candidate, decodes it and
+// sets rec.Payload or rec.Skip.
+func (rd *fileReader) readBody(rec *Record, b *blockReader, te, ce string) {
+	if b.n == 0 {
+		rec.Skip = SkipEmptyPayload
+		return
+	}
+	if b.n > rd.opts.MaxRecordBytes {
+		rec.Skip, rec.Detail = SkipRecordTooLarge, fmt.Sprintf("body of %d bytes, cap %d", b.n, rd.opts.MaxRecordBytes)
+		return
+	}
+	if int64(cap(rd.bodyBuf)) < b.n {
+		rd.bodyBuf = make([]byte, b.n)
+	}
+	raw := rd.bodyBuf[:b.n]
+	if _, err := io.ReadFull(b, raw); err != nil {
+		return // stream ended; the caller reports it
+	}
+	payload, skip, detail := decodeBody(raw, te, ce, rd.opts.MaxPayloadBytes)
+	rec.Detail = detail
+	if skip != "" {
+		rec.Skip = skip
+		return
+	}
+	if len(payload) == 0 {
+		rec.Skip = SkipEmptyPayload
+		return
+	}
+	if sniffed, bin := looksBinary(payload); bin {
+		rec.Skip, rec.Detail = SkipBinaryPayload, fmt.Sprintf("labelled %s, sniffed %s", rec.ContentType, sniffed)
+		return
+	}
+	if len(payload) > 0 && &payload[0] == &raw[0] {
+		payload = bytes.Clone(payload) // raw is reused for the next record
+	}
+	rec.Payload = payload
+}
+
+// httpHeader holds the HTTP header fields the reader uses.
+type httpHeader struct {
+	status                                        int
+	contentType, transferEncoding, contentEncoding string
+}
+
+// parseHTTPHeader parses a status line "HTTP/x.y NNN reason" and the header
+// fields after it; ok is false without a status line.
+func parseHTTPHeader(hdr []byte) (h httpHeader, ok bool) {
+	line, rest, _ := bytes.Cut(hdr, []byte("\n"))
+	line = bytes.TrimSpace(line)
+	if !bytes.HasPrefix(line, []byte("HTTP/")) {
+		return h, false
+	}
+	f := bytes.Fields(line)
+	if len(f) < 2 || len(f[1]) != 3 {
+		return h, false
+	}
+	st, err := strconv.Atoi(string(f[1]))
+	if err != nil || st < 100 {
+		return h, false
+	}
+	h.status = st
+	for len(rest) > 0 {
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		name, value, found := bytes.Cut(line, []byte(":"))
+		if !found {
+			continue
+		}
+		name = bytes.TrimSpace(name)
+		v := string(bytes.TrimSpace(value))
+		switch {
+		case bytes.EqualFold(name, []byte("Content-Type")):
+			if h.contentType == "" {
+				h.contentType = v
+			}
+		case bytes.EqualFold(name, []byte("Transfer-Encoding")):
+			h.transferEncoding = joinField(h.transferEncoding, v)
+		case bytes.EqualFold(name, []byte("Content-Encoding")):
+			h.contentEncoding = joinField(h.contentEncoding, v)
+		}
+	}
+	return h, true
+}
+
+func joinField(a, b string) string {
+	if a == "" {
+		return b
+	}
+	if b == "" {
+		return a
+	}
+	return a + ", " + b
+}
+
+// mediaType returns the lower-cased media type of a Content-Type value
+// without parameters ("text/html; charset=utf-8" -> "text/html").
+func mediaType(ct string) string {
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.ToLower(strings.TrimSpace(mt))
+}
+
+// isDocumentType reports whether a media type is one of Options.MediaTypes.
+func (rd *fileReader) isDocumentType(mt string) bool {
+	for _, t := range rd.opts.MediaTypes {
+		if mt == t {
+			return true
+		}
+	}
+	return false
+}
+
+func isChunked(te string) bool { return strings.Contains(strings.ToLower(te), "chunked") }
+
+// looksChunked reports whether body starts like chunked transfer coding
+// (RFC 9112 §7.1): hex digits, optional extensions, line end.
+func looksChunked(body []byte) bool {
+	i := 0
+	for i < len(body) && i < 16 && isHex(body[i]) {
+		i++
+	}
+	if i == 0 || i == len(body) {
+		return false
+	}
+	switch body[i] {
+	case '\r', '\n', ';', ' ', '\t':
+		return true
+	}
+	return false
+}
+
+func isHex(b byte) bool { return isDigit(b) || (b|0x20 >= 'a' && b|0x20 <= 'f') }
+
+// looksLikeMarkup reports whether data, ignoring leading white space and a
+// UTF-8 BOM, starts with '<': a body that is already decoded although its
+// header still names a Content-Encoding.
+func looksLikeMarkup(data []byte) bool {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = bytes.TrimLeft(data, " \t\r\n")
+	return len(data) > 0 && data[0] == '<'
+}
+
+// decodeBody undoes the transfer coding te and content codings ce of an HTTP
+// body (RFC 9110 §8.4, RFC 9112 §7). Archives often store a body already
+// decoded while keeping the header, so a coding whose data does not look
+// encoded (no gzip/zstd magic, or a failing decoder on data that starts like
+// markup) is taken as already undone. The result is at most max bytes, else
+// skip is "payload-too-large"; undecodable data gives "decode-error". The
+// result may alias raw.
+func decodeBody(raw []byte, te, ce string, max int64) (out []byte, skip, detail string) {
+	data := raw
+	if int64(len(data)) > max && ce == "" && !isChunked(te) {
+		return nil, SkipPayloadTooLarge, fmt.Sprintf("payload over %d bytes", max)
+	}
+	if isChunked(te) && looksChunked(data) {
+		dec, err := readCapped(httputil.NewChunkedReader(bytes.NewReader(data)), max)
+		switch {
+		case err == errPayloadTooLarge:
+			return nil, SkipPayloadTooLarge, fmt.Sprintf("de-chunked payload over %d bytes", max)
+		case err == io.ErrUnexpectedEOF && len(dec) > 0:
+			detail = "chunked body ends without its last chunk"
+		case err != nil:
+			return nil, SkipDecodeError, "chunked: " + err.Error()
+		}
+		data = dec
+	}
+	codings := strings.Split(strings.ToLower(ce), ",")
+	for i := len(codings) - 1; i >= 0; i-- {
+		c := strings.TrimSpace(codings[i])
+		var r io.Reader
+		var err error
+		switch c {
+		case "", "identity", "none":
+			continue
+		case "gzip", "x-gzip":
+			if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+				detail = "Content-Encoding gzip on a body that is not gzip: used as is"
+				continue
+			}
+			r, err = gzip.NewReader(bytes.NewReader(data))
+		case "deflate":
+			if len(data) >= 2 && data[0]&0x0f == 8 && (uint16(data[0])<<8|uint16(data[1]))%31 == 0 {
+				r, err = zlib.NewReader(bytes.NewReader(data)) // RFC 1950, what "deflate" means
+			} else {
+				r = flate.NewReader(bytes.NewReader(data)) // raw RFC 1951, what some servers send
+			}
+		case "br":
+			r = brotli.NewReader(bytes.NewReader(data))
+		case "zstd":
+			if !bytes.HasPrefix(data, []byte{0x28, 0xb5, 0x2f, 0xfd}) {
+				detail = "Content-Encoding zstd on a body that is not zstd: used as is"
+				continue
+			}
+			var zr *zstd.Decoder
+			zr, err = zstd.NewReader(bytes.NewReader(data), zstd.WithDecoderConcurrency(1),
+				zstd.WithDecoderMaxMemory(uint64(max)), zstd.WithDecoderMaxWindow(64<<20))
+			if err == nil {
+				defer zr.Close()
+				r = zr
+			}
+		default:
+			if looksLikeMarkup(data) {
+				detail = fmt.Sprintf("unknown Content-Encoding %q on markup: used as is", c)
+				continue
+			}
+			return nil, SkipDecodeError, fmt.Sprintf("unsupported Content-Encoding %q", c)
+		}
+		var dec []byte
+		if err == nil {
+			dec, err = readCapped(r, max)
+		}
+		switch {
+		case err == errPayloadTooLarge:
+			return nil, SkipPayloadTooLarge, fmt.Sprintf("Content-Encoding %s decodes to over %d bytes", c, max)
+		case err == nil:
+			data = dec
+		case err == io.ErrUnexpectedEOF && len(dec) > 0:
+			data = dec
+			detail = fmt.Sprintf("Content-Encoding %s data ends early: kept %d decoded bytes", c, len(dec))
+		case looksLikeMarkup(data):
+			detail = fmt.Sprintf("Content-Encoding %s on a body that is not encoded: used as is", c)
+		default:
+			return nil, SkipDecodeError, fmt.Sprintf("Content-Encoding %s: %v", c, err)
+		}
+	}
+	if int64(len(data)) > max {
+		return nil, SkipPayloadTooLarge, fmt.Sprintf("payload over %d bytes", max)
+	}
+	return data, "", detail
+}
+
+// readCapped reads r to the end into a fresh slice of at most max bytes;
+// errPayloadTooLarge when there is more.
+func readCapped(r io.Reader, max int64) ([]byte, error) {
+	var buf bytes.Buffer
+	n, err := io.Copy(&buf, io.LimitReader(r, max+1))
+	if n > max {
+		return nil, errPayloadTooLarge
+	}
+	return buf.Bytes(), err
+}
+
+// looksBinary reports whether a payload labelled as text is binary data:
+// http.DetectContentType (the WHATWG MIME sniffing algorithm) recognises a
+// binary format by its magic bytes, or more than 1 in 10 of the first 1024
+// bytes are control characters other than TAB, LF, FF, CR and ESC.
+func looksBinary(p []byte) (string, bool) {
+	sniffed := mediaType(http.DetectContentType(p))
+	switch {
+	case strings.HasPrefix(sniffed, "text/"):
+		return sniffed, false
+	case sniffed != "application/octet-stream":
+		return sniffed, true
+	}
+	sample := p
+	if len(sample) > 1024 {
+		sample = sample[:1024]
+	}
+	ctl := 0
+	for _, c := range sample {
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\f' && c != '\r' && c != 0x1b) || c == 0x7f {
+			ctl++
+		}
+	}
+	return sniffed, ctl*10 > len(sample)
+}

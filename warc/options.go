@@ -1,0 +1,76 @@
+package warc
+
+// Default caps, used for any zero or negative field of [Options].
+const (
+	// DefaultMaxHeaderBytes caps one WARC header and one HTTP header, each.
+	DefaultMaxHeaderBytes = 256 << 10 // 256 KiB
+	// DefaultMaxRecordBytes caps the raw HTTP body (or resource block) of a
+	// candidate held in memory.
+	DefaultMaxRecordBytes = 16 << 20 // 16 MiB
+	// DefaultMaxPayloadBytes caps the payload after de-chunking and
+	// Content-Encoding decoding.
+	DefaultMaxPayloadBytes = 16 << 20 // 16 MiB
+	// DefaultMaxMemberBytes caps the decompressed bytes of one gzip member.
+	// It is large because some archives (ClueWeb09: about 1 GiB per file)
+	// compress a whole file as a single member; it bounds time, not memory,
+	// since members are streamed.
+	DefaultMaxMemberBytes = 4 << 30 // 4 GiB
+)
+
+// Options bounds what [ReadFile] reads. The zero value means all defaults;
+// any zero or negative field takes its Default* value. All sizes are bytes.
+//
+// Per-record memory is at most about MaxHeaderBytes + MaxRecordBytes +
+// MaxPayloadBytes plus the decoder windows (brotli ≤ 16 MiB, zstd ≤ 64 MiB
+// by its own cap), whatever the input.
+type Options struct {
+	// MaxHeaderBytes caps one WARC header block and one HTTP response header
+	// block, each. A longer WARC header makes the record "unreadable"; a
+	// longer HTTP header makes it "http-malformed".
+	MaxHeaderBytes int64
+	// MaxRecordBytes caps the raw body of a would-be candidate (HTTP body
+	// still chunked/encoded, or the block of a resource/conversion record)
+	// that is read into memory. Larger bodies are skipped by discarding
+	// without buffering: reason "record-too-large".
+	MaxRecordBytes int64
+	// MaxPayloadBytes caps the decoded payload (after de-chunking and
+	// Content-Encoding). A body that decodes to more is a decompression
+	// bomb or a huge page: reason "payload-too-large".
+	MaxPayloadBytes int64
+	// MaxMemberBytes caps the decompressed size of one gzip member of a
+	// .warc.gz. Reading stops there (reason "member-too-large" for the
+	// record in progress) and resumes at the next gzip member header.
+	MaxMemberBytes int64
+	// MediaTypes lists the payload media types (lower case, no parameters)
+	// that make a document candidate; nil means DefaultMediaTypes. A
+	// record of any other type is skipped as "not-html".
+	MediaTypes []string
+}
+
+// DefaultMediaTypes are the media types of document candidates: HTML,
+// XHTML and plain text.
+var DefaultMediaTypes = []string{"text/html", "application/xhtml+xml", "text/plain"}
+
+// DefaultOptions returns Options with every cap set to its default.
+func DefaultOptions() Options {
+	return Options{}.withDefaults()
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxHeaderBytes <= 0 {
+		o.MaxHeaderBytes = DefaultMaxHeaderBytes
+	}
+	if o.MaxRecordBytes <= 0 {
+		o.MaxRecordBytes = DefaultMaxRecordBytes
+	}
+	if o.MaxPayloadBytes <= 0 {
+		o.MaxPayloadBytes = DefaultMaxPayloadBytes
+	}
+	if o.MaxMemberBytes <= 0 {
+		o.MaxMemberBytes = DefaultMaxMemberBytes
+	}
+	if o.MediaTypes == nil {
+		o.MediaTypes = DefaultMediaTypes
+	}
+	return o
+}

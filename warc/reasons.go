@@ -1,0 +1,39 @@
+package warc
+
+// Skip reasons: the stable, lower-case values of Record.Skip. A record with
+// Skip == "" is a document candidate. Every emitted Record has exactly one of
+// these or "".
+const (
+	// Record types that never hold a document (WARC 1.1 §6).
+	SkipWarcinfo     = "warcinfo"
+	SkipRequest      = "request"
+	SkipMetadata     = "metadata"
+	SkipRevisit      = "revisit"      // a revisit holds no payload of its own (§6.7)
+	SkipContinuation = "continuation" // segmented records are not reassembled (§6.9)
+	SkipUnknownType  = "unknown-type" // WARC-Type missing or not defined by the spec
+
+	// Records of a document type whose content is not a usable page.
+	SkipNotHTML       = "not-html"       // media type not text/html, application/xhtml+xml or text/plain
+	SkipBinaryPayload = "binary-payload" // labelled as text but the bytes sniff as a binary format
+	SkipHTTPStatus    = "http-status"    // HTTP status outside 200–299
+	SkipHTTPMalformed = "http-malformed" // no parseable HTTP status line, or HTTP header over MaxHeaderBytes
+	SkipEmptyPayload  = "empty-payload"  // zero-byte payload after decoding
+
+	// Caps (see Options).
+	SkipRecordTooLarge  = "record-too-large"  // raw body over MaxRecordBytes; discarded unread
+	SkipPayloadTooLarge = "payload-too-large" // decoded payload over MaxPayloadBytes (bomb)
+	SkipMemberTooLarge  = "member-too-large"  // gzip member decompresses to over MaxMemberBytes (bomb)
+	SkipDecodeError     = "decode-error"      // chunked or Content-Encoding data that cannot be decoded
+
+	// Input that is not a readable record.
+	SkipUnreadable = "unreadable" // a stretch that is not a WARC record: garbage, bad header, corrupt gzip
+	SkipTruncated  = "truncated"  // the file ends inside a record (or inside a gzip member)
+)
+
+// Reasons lists every skip reason, for counters and documentation.
+var Reasons = []string{
+	SkipWarcinfo, SkipRequest, SkipMetadata, SkipRevisit, SkipContinuation, SkipUnknownType,
+	SkipNotHTML, SkipBinaryPayload, SkipHTTPStatus, SkipHTTPMalformed, SkipEmptyPayload,
+	SkipRecordTooLarge, SkipPayloadTooLarge, SkipMemberTooLarge, SkipDecodeError,
+	SkipUnreadable, SkipTruncated,
+}

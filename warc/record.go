@@ -1,0 +1,47 @@
+package warc
+
+// Record is one WARC record, or one unreadable stretch of a WARC file, as
+// reported by [ReadFile].
+type Record struct {
+	// File is the name passed to ReadFile.
+	File string
+	// Offset is the byte offset in File where the record can be found: the
+	// start of its gzip member in a .warc.gz (as in CDX indexes), the start
+	// of its "WARC/" line in a plain .warc, the first unreadable byte of a
+	// stretch.
+	Offset int64
+	// InnerOffset is the offset of the record inside the decompressed gzip
+	// member that starts at Offset; 0 unless a member holds several records
+	// (ClueWeb09 compresses a whole file as one member). Always 0 for plain
+	// .warc files.
+	InnerOffset int64
+	// RecordID is WARC-Record-ID without the angle brackets; "" when unknown.
+	RecordID string
+	// Type is WARC-Type, lower-cased ("response", "resource", …); "" when
+	// unknown.
+	Type string
+	// TargetURI is WARC-Target-URI without the angle brackets some writers
+	// add (WARC/1.0 drafts); "" when absent.
+	TargetURI string
+	// Date is WARC-Date as written (ISO 8601 in WARC/1.x, often malformed in
+	// older files); "" when absent or "null".
+	Date string
+	// HTTPStatus is the HTTP status code of a response record with an HTTP
+	// block; 0 otherwise.
+	HTTPStatus int
+	// ContentType is the payload's media type, lower-cased, without
+	// parameters: from the HTTP header for HTTP responses, from the WARC
+	// Content-Type for resource and conversion records; sniffed when
+	// missing. "" when unknown.
+	ContentType string
+	// Payload is the document body for candidates (Skip == ""): the HTTP
+	// body de-chunked and Content-Encoding-decoded, at most
+	// Options.MaxPayloadBytes. Nil for skipped records. The slice is freshly
+	// allocated per record; the caller owns it.
+	Payload []byte
+	// Skip is "" for a document candidate, else one of the Skip* reasons.
+	Skip string
+	// Detail is a human-readable note on why the record was skipped or what
+	// was repaired (e.g. the parse error); "" when there is nothing to add.
+	Detail string
+}
