@@ -136,7 +136,7 @@ func (rd *fileReader) readBody(rec *Record, b *blockReader, te, ce string) {
 
 // httpHeader holds the HTTP header fields the reader uses.
 type httpHeader struct {
-	status                                        int
+	status                                         int
 	contentType, transferEncoding, contentEncoding string
 }
 
