@@ -216,8 +216,8 @@ var craftedCases = []craftedCase{
 			{[]string{"Content-Encoding: deflate"}, raw.Bytes()},
 			{[]string{"Content-Encoding: br"}, br.Bytes()},
 			{[]string{"Content-Encoding: zstd"}, zs},
-			{[]string{"Content-Encoding: gzip"}, html},                // stored decoded
-			{[]string{"Transfer-Encoding: chunked"}, html},            // stored de-chunked
+			{[]string{"Content-Encoding: gzip"}, html},     // stored decoded
+			{[]string{"Transfer-Encoding: chunked"}, html}, // stored de-chunked
 			{[]string{"Content-Encoding: gzip, identity"}, gzipBytes(html)},
 		} {
 			id := b.nextID()
