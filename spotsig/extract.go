@@ -1,0 +1,369 @@
+package spotsig
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Extractor turns plain text into spot signatures (paper §3). It holds an
+// immutable spot set and stopword list, so one Extractor is safe for
+// concurrent use by any number of goroutines (per-call scratch buffers come
+// from a sync.Pool).
+type Extractor struct {
+	cfg     config
+	spots   []Antecedent       // the spot set, normalized, in spec order
+	words   map[string]int32   // token -> wordStop, or index into groups (antecedents)
+	groups  [][]antecedentSpec // per antecedent word, its (d, c) specs
+	scratch sync.Pool
+}
+
+// ExtractStats describes one Extract call; every cap that applied is
+// reported so a caller can count it.
+type ExtractStats struct {
+	Tokens              int  // tokens examined (at most the max-tokens cap)
+	TokensTruncated     bool // the text had more tokens than the cap; the rest was ignored
+	Spots               int  // antecedent occurrences seen (times specs per antecedent word)
+	Signatures          int  // signatures kept, with repeats: |d| of the returned Vector
+	SignaturesTruncated bool // the max-signatures cap stopped extraction early
+}
+
+type antecedentSpec struct {
+	word     string
+	distance int
+	chain    int
+	prefix   uint64 // FNV-1a state after hashing word
+}
+
+const (
+	wordContent = -2 // not in the map: a content word (non-stopword)
+	wordStop    = -1 // stopword that is not an antecedent
+)
+
+// FNV-1a 64-bit (FIPS-free, fixed constants: the same hash on every
+// process and machine, which Beam workers computing signatures
+// independently require).
+const (
+	fnvOffset64 = 14695981039346656037
+	fnvPrime64  = 1099511628211
+)
+
+func fnvAdd(h uint64, b []byte) uint64 {
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= fnvPrime64
+	}
+	return h
+}
+
+// SignatureHash returns the 64-bit identifier of a spot signature given in
+// its string form "antecedent:word1:word2…" (as Signatures returns it): the
+// FNV-1a 64 hash of those bytes. Extract computes the same value without
+// building the string.
+func SignatureHash(sig string) uint64 {
+	h := uint64(fnvOffset64)
+	for i := 0; i < len(sig); i++ {
+		h ^= uint64(sig[i])
+		h *= fnvPrime64
+	}
+	return h
+}
+
+// NewExtractor returns an Extractor with the paper's defaults (§5.3.2):
+// the embedded language data of DefaultLanguage (English: SMART stopwords,
+// articles and flexions of be/can/will/have/do as antecedents, spot
+// distance DefaultDistance and chain length DefaultChain), spot distance
+// counted in tokens as on slide 12, and the caps DefaultMaxTokens and
+// DefaultMaxSignatures. Options change any of these. Antecedents always
+// count as stopwords for chaining. The error wraps ErrBadOption or
+// ErrSpotSet, or names an unknown language.
+func NewExtractor(opts ...Option) (*Extractor, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	spots := cfg.spotSet
+	if !cfg.spotSetSet {
+		if spots, err = DefaultSpotSet(cfg.lang); err != nil {
+			return nil, err
+		}
+	}
+	if len(spots) == 0 {
+		return nil, fmt.Errorf("%w: empty spot set", ErrSpotSet)
+	}
+	stop := cfg.stopwords
+	if !cfg.stopSet {
+		if stop, err = Stopwords(cfg.lang); err != nil {
+			return nil, err
+		}
+	}
+	e := &Extractor{cfg: cfg, words: map[string]int32{}}
+	for _, w := range append(stop, cfg.extraStop...) {
+		if t, ok := singleToken(w); ok {
+			e.words[t] = wordStop
+		}
+	}
+	groupOf := map[string]int32{}
+	for _, a := range spots {
+		if err := a.validate(); err != nil {
+			return nil, err
+		}
+		t, ok := singleToken(a.Word)
+		if !ok {
+			return nil, fmt.Errorf("%w: antecedent %q is not one token", ErrSpotSet, a.Word)
+		}
+		a.Word = t
+		g, ok := groupOf[t]
+		if !ok {
+			g = int32(len(e.groups))
+			groupOf[t] = g
+			e.groups = append(e.groups, nil)
+			e.words[t] = g
+		}
+		e.groups[g] = append(e.groups[g], antecedentSpec{
+			word: t, distance: a.Distance, chain: a.Chain,
+			prefix: fnvAdd(fnvOffset64, []byte(t)),
+		})
+		e.spots = append(e.spots, a)
+	}
+	e.scratch.New = func() any { return new(scratch) }
+	return e, nil
+}
+
+// singleToken returns the token form of w if Tokenize makes exactly one
+// token of it.
+func singleToken(w string) (string, bool) {
+	t := tokenizer{text: []byte(w)}
+	tok, ok := t.next()
+	if !ok {
+		return "", false
+	}
+	s := string(tok)
+	if _, more := t.next(); more {
+		return "", false
+	}
+	return s, true
+}
+
+// SpotSet returns a copy of the Extractor's spot set (normalized words).
+func (e *Extractor) SpotSet() []Antecedent { return slices.Clone(e.spots) }
+
+// IsStopword reports whether the (lower-case, tokenized) word is skipped by
+// chains: a stopword or an antecedent.
+func (e *Extractor) IsStopword(word string) bool {
+	_, ok := e.words[word]
+	return ok
+}
+
+// scratch is the per-call working memory of an extraction, reused via the
+// Extractor's pool.
+type scratch struct {
+	arena  []byte   // lower-cased tokens, concatenated
+	ends   []int32  // ends[i] = end offset of token i in arena
+	kind   []int32  // wordContent, wordStop or antecedent group index
+	rank   []int32  // rank[i] = number of non-stopwords among tokens [0, i); len n+1
+	ns     []int32  // positions of the non-stopwords, ascending
+	hashes []uint64 // signature hashes, with repeats
+	chain  []int32  // token positions of the current chain
+	tokbuf []byte   // the tokenizer's word buffer
+	text   []byte   // payload text (ExtractPayload)
+}
+
+func (s *scratch) token(i int32) []byte {
+	start := int32(0)
+	if i > 0 {
+		start = s.ends[i-1]
+	}
+	return s.arena[start:s.ends[i]]
+}
+
+// scan tokenizes text into s and classifies every token.
+func (e *Extractor) scan(s *scratch, text []byte, st *ExtractStats) {
+	s.arena, s.ends, s.kind = s.arena[:0], s.ends[:0], s.kind[:0]
+	s.rank, s.ns = s.rank[:0], s.ns[:0]
+	t := tokenizer{text: text, buf: s.tokbuf}
+	for {
+		tok, ok := t.next()
+		if !ok {
+			break
+		}
+		if len(s.ends) >= e.cfg.maxTokens {
+			st.TokensTruncated = true
+			break
+		}
+		s.rank = append(s.rank, int32(len(s.ns)))
+		k, known := e.words[string(tok)]
+		if !known {
+			k = wordContent
+			s.ns = append(s.ns, int32(len(s.ends)))
+		}
+		s.arena = append(s.arena, tok...)
+		s.ends = append(s.ends, int32(len(s.arena)))
+		s.kind = append(s.kind, k)
+	}
+	s.rank = append(s.rank, int32(len(s.ns)))
+	st.Tokens = len(s.ends)
+	s.tokbuf = t.buf[:0]
+}
+
+// walk visits the spot signatures of the scanned text in document order:
+// for every antecedent occurrence and each of its specs a(d, c), the chain
+// of §3.1 (see DistanceMode), cut at the end of the text as long as it has
+// at least one word. visit gets the spec and the chain's token positions
+// (valid during the call) and returns false to stop.
+func (e *Extractor) walk(s *scratch, st *ExtractStats, visit func(a *antecedentSpec, chain []int32) bool) {
+	n := int32(len(s.ends))
+	nns := int32(len(s.ns))
+	for i := int32(0); i < n; i++ {
+		g := s.kind[i]
+		if g < 0 {
+			continue
+		}
+		for a := range e.groups[g] {
+			spec := &e.groups[g][a]
+			st.Spots++
+			chain := s.chain[:0]
+			d := int32(spec.distance)
+			if e.cfg.mode == DistanceContentWords {
+				r := s.rank[i+1] + d - 1 // rank of the d-th non-stopword after i
+				for j := 0; j < spec.chain && r < nns; j++ {
+					chain = append(chain, s.ns[r])
+					r += d
+				}
+			} else {
+				k := i + d
+				for j := 0; j < spec.chain && k < n; j++ {
+					// Move on to the next non-stopword (O(1) via rank).
+					r := s.rank[k]
+					if r >= nns {
+						break
+					}
+					k = s.ns[r]
+					chain = append(chain, k)
+					k += d
+				}
+			}
+			s.chain = chain
+			if len(chain) == 0 {
+				continue
+			}
+			if !visit(spec, chain) {
+				return
+			}
+		}
+	}
+}
+
+// Extract returns the multiset of spot signatures of plain text (§3, single
+// pass, O(|tokens|·c)) as a Vector, identified by SignatureHash of
+// "antecedent:word1:…:wordc". Caps: at most the max-tokens cap of tokens is
+// read and at most the max-signatures cap of signatures is kept; both are
+// reported in ExtractStats. Text without any antecedent followed by a
+// non-stopword yields the empty Vector.
+func (e *Extractor) Extract(text []byte) (Vector, ExtractStats) {
+	s := e.scratch.Get().(*scratch)
+	defer e.scratch.Put(s)
+	var st ExtractStats
+	v := e.extract(s, text, &st)
+	return v, st
+}
+
+func (e *Extractor) extract(s *scratch, text []byte, st *ExtractStats) Vector {
+	e.scan(s, text, st)
+	s.hashes = s.hashes[:0]
+	maxSigs := e.cfg.maxSigs
+	e.walk(s, st, func(a *antecedentSpec, chain []int32) bool {
+		h := a.prefix
+		for _, k := range chain {
+			h ^= ':'
+			h *= fnvPrime64
+			h = fnvAdd(h, s.token(k))
+		}
+		s.hashes = append(s.hashes, h)
+		if len(s.hashes) >= maxSigs {
+			st.SignaturesTruncated = true
+			return false
+		}
+		return true
+	})
+	st.Signatures = len(s.hashes)
+	return compactVector(s.hashes)
+}
+
+// compactVector is NewVector with exactly sized result slices; it sorts
+// hashes in place.
+func compactVector(hashes []uint64) Vector {
+	if len(hashes) == 0 {
+		return Vector{}
+	}
+	slices.Sort(hashes)
+	distinct := 1
+	for i := 1; i < len(hashes); i++ {
+		if hashes[i] != hashes[i-1] {
+			distinct++
+		}
+	}
+	v := Vector{Hashes: make([]uint64, 0, distinct), Freqs: make([]uint32, 0, distinct)}
+	for i, h := range hashes {
+		if i > 0 && h == hashes[i-1] {
+			v.Freqs[len(v.Freqs)-1]++
+			continue
+		}
+		v.Hashes = append(v.Hashes, h)
+		v.Freqs = append(v.Freqs, 1)
+	}
+	return v
+}
+
+// Signatures returns the spot signatures of text in document order, with
+// repeats, in the paper's string form "the:south:carolina" (§3.2). It is the
+// debug twin of Extract: SignatureHash of each string is the hash Extract
+// counts, under the same caps.
+func (e *Extractor) Signatures(text []byte) []string {
+	s := e.scratch.Get().(*scratch)
+	defer e.scratch.Put(s)
+	var st ExtractStats
+	e.scan(s, text, &st)
+	var out []string
+	var b strings.Builder
+	e.walk(s, &st, func(a *antecedentSpec, chain []int32) bool {
+		b.Reset()
+		b.WriteString(a.word)
+		for _, k := range chain {
+			b.WriteByte(':')
+			b.Write(s.token(k))
+		}
+		out = append(out, b.String())
+		return len(out) < e.cfg.maxSigs
+	})
+	return out
+}
+
+// PayloadStats describes one ExtractPayload call.
+type PayloadStats struct {
+	Text    TextStats
+	Extract ExtractStats
+}
+
+// ExtractPayload is PayloadText followed by Extract, with the Extractor's
+// options (caps included) and without allocating the intermediate text:
+// the whole per-document path from an HTTP payload to its signature
+// Vector. Errors are PayloadText's (ErrNotText, ErrBinary); the Vector is
+// then empty.
+func (e *Extractor) ExtractPayload(payload []byte, contentType string) (Vector, PayloadStats, error) {
+	var st PayloadStats
+	kind, err := payloadKind(payload, contentType)
+	if err != nil {
+		st.Text.InputBytes = len(payload)
+		return Vector{}, st, err
+	}
+	s := e.scratch.Get().(*scratch)
+	defer e.scratch.Put(s)
+	s.text, err = appendPayloadText(s.text[:0], payload, contentType, kind, &e.cfg, &st.Text)
+	if err != nil {
+		return Vector{}, st, err
+	}
+	v := e.extract(s, s.text, &st.Extract)
+	return v, st, nil
+}

@@ -1,0 +1,224 @@
+package spotsig
+
+import (
+	"hash/fnv"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The last sentence of both pages of the paper's Figure 1 (§3.2), with the
+// true spelling "campaign" (the paper's set prints the typo "campain"; the
+// talk's slide 11 prints "campaign").
+const paperSentence = "At a rally to kick off a weeklong campaign for the South Carolina primary, " +
+	"Obama tried to set the record straight from an attack circulating widely on the " +
+	"Internet that is designed to play into prejudices against Muslims and fears of terrorism."
+
+func TestPaperExample(t *testing.T) {
+	// §3.2: antecedents {a, an, the, is}, uniform spot distance 1, chain
+	// length 2, stopwords = SMART list (§5.3.2); it treats to, off, for,
+	// that, from, on as stopwords, which the paper's set requires.
+	e, err := NewExtractor(WithSpotSpec("a(1,2),an(1,2),the(1,2),is(1,2)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := e.Signatures([]byte(paperSentence))
+	want := []string{
+		"a:rally:kick", "a:weeklong:campaign", "the:south:carolina", "the:record:straight",
+		"an:attack:circulating", "the:internet:designed", "is:designed:play",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("signatures of §3.2 sentence:\n got %q\nwant %q", got, want)
+	}
+	v, st := e.Extract([]byte(paperSentence))
+	if v.Len() != len(want) || len(v.Hashes) != len(want) || st.Signatures != len(want) {
+		t.Fatalf("vector |d|=%d distinct=%d stats=%+v, want %d distinct signatures", v.Len(), len(v.Hashes), st, len(want))
+	}
+	for _, s := range want {
+		if _, found := slices.BinarySearch(v.Hashes, SignatureHash(s)); !found {
+			t.Errorf("Extract lacks hash of %q", s)
+		}
+	}
+	if st.Spots != 7 {
+		t.Errorf("Spots = %d, want 7 antecedent occurrences", st.Spots)
+	}
+}
+
+func TestDefaultsArePaperBest(t *testing.T) {
+	e, err := NewExtractor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := e.SpotSet()
+	words := map[string]bool{}
+	for _, a := range set {
+		if a.Distance != 2 || a.Chain != 3 {
+			t.Errorf("%v: want d=2, c=3 (§5.3.2)", a)
+		}
+		words[a.Word] = true
+	}
+	for _, w := range strings.Fields("a an the is are was were be been being am can could will would have has had having do does did") {
+		if !words[w] {
+			t.Errorf("default spot set lacks %q (§5.3.2: articles, flexions of be, can, will, have, do)", w)
+		}
+	}
+	if words["that"] || words["of"] {
+		t.Errorf("default spot set holds non-§5.3.2 words: %v", set)
+	}
+}
+
+func mustExtractor(t testing.TB, opts ...Option) *Extractor {
+	t.Helper()
+	e, err := NewExtractor(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// TestChainRules checks §3.1 and slide 12 on hand-worked token streams.
+// English SMART stopwords; "of", "the", "is" are stopwords, Greek letter
+// names are not.
+func TestChainRules(t *testing.T) {
+	cases := []struct {
+		name, spec string
+		mode       DistanceMode
+		text       string
+		want       []string
+	}{
+		// the(2,3): "the second, fourth and sixth word after the antecedent".
+		{"d2 plain", "the(2,3)", DistanceTokens, "the alpha beta gamma delta epsilon zeta eta",
+			[]string{"the:beta:delta:zeta"}},
+		// Landing on a stopword moves on to the next non-stopword, then d
+		// tokens further (slide 12: k <- k + d after the skip).
+		{"d2 skip", "the(2,3)", DistanceTokens, "the alpha beta of of gamma delta epsilon",
+			[]string{"the:beta:gamma:epsilon"}},
+		{"d2 skip content mode", "the(2,3)", DistanceContentWords, "the alpha beta of of gamma delta epsilon",
+			[]string{"the:beta:delta"}},
+		// Cut at the document end once one word is found.
+		{"cut", "the(2,3)", DistanceTokens, "the alpha of beta gamma delta",
+			[]string{"the:beta:delta"}},
+		{"cut to nothing", "the(2,3)", DistanceTokens, "alpha the beta", nil},
+		{"only stopwords after", "the(1,2)", DistanceTokens, "alpha the of is", nil},
+		// Overlapping chains; antecedents are skipped like stopwords.
+		{"overlap", "the(1,2),is(1,2)", DistanceTokens, "the cat is the dog",
+			[]string{"the:cat:dog", "is:dog", "the:dog"}},
+		// Two specs for one antecedent (§3.1: is(3,1) and is(2,1)).
+		{"two specs", "is(3,1),is(2,1)", DistanceTokens, "is alpha beta gamma",
+			[]string{"is:gamma", "is:beta"}},
+		{"empty", "the(1,2)", DistanceTokens, "", nil},
+		{"stopwords only", "the(1,2)", DistanceTokens, "The of and is was; THE, an – a.", nil},
+		{"case and punctuation", "the(1,2)", DistanceTokens, "THE South-Carolina, primary!",
+			[]string{"the:south:carolina"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := mustExtractor(t, WithSpotSpec(c.spec), WithDistanceMode(c.mode))
+			got := e.Signatures([]byte(c.text))
+			if !slices.Equal(got, c.want) {
+				t.Fatalf("Signatures(%q) = %q, want %q", c.text, got, c.want)
+			}
+			v, _ := e.Extract([]byte(c.text))
+			if v.Len() != len(c.want) {
+				t.Fatalf("|d| = %d, want %d", v.Len(), len(c.want))
+			}
+		})
+	}
+}
+
+// SignatureHash must be FNV-1a 64 (fixed, process-independent).
+func TestSignatureHashIsFNV1a(t *testing.T) {
+	for _, s := range []string{"", "the:south:carolina", "is:designed:play", "a:ünïcödé"} {
+		h := fnv.New64a()
+		h.Write([]byte(s))
+		if got, want := SignatureHash(s), h.Sum64(); got != want {
+			t.Errorf("SignatureHash(%q) = %#x, want %#x", s, got, want)
+		}
+	}
+}
+
+func TestRepeatsCounted(t *testing.T) {
+	e := mustExtractor(t, WithSpotSpec("the(1,1)"))
+	v, _ := e.Extract([]byte("the cat and the cat and the dog"))
+	if len(v.Hashes) != 2 || v.Len() != 3 {
+		t.Fatalf("vector %+v: want 2 distinct signatures, |d| = 3", v)
+	}
+	i, _ := slices.BinarySearch(v.Hashes, SignatureHash("the:cat"))
+	if v.Freqs[i] != 2 {
+		t.Fatalf("freq(the:cat) = %d, want 2", v.Freqs[i])
+	}
+}
+
+func TestCaps(t *testing.T) {
+	text := []byte(strings.Repeat("the alpha beta ", 1000)) // 3000 tokens, 1000 spots
+	e := mustExtractor(t, WithSpotSpec("the(1,1)"), WithMaxTokens(300))
+	v, st := e.Extract(text)
+	if !st.TokensTruncated || st.Tokens != 300 || v.Len() != 100 {
+		t.Fatalf("max tokens 300: stats %+v |d|=%d, want 300 tokens, truncated, 100 signatures", st, v.Len())
+	}
+	e = mustExtractor(t, WithSpotSpec("the(1,1)"), WithMaxSignatures(10))
+	v, st = e.Extract(text)
+	if !st.SignaturesTruncated || v.Len() != 10 || st.Signatures != 10 {
+		t.Fatalf("max signatures 10: stats %+v |d|=%d", st, v.Len())
+	}
+	if got := len(e.Signatures(text)); got != 10 {
+		t.Fatalf("Signatures under cap 10 returned %d", got)
+	}
+	_, st = mustExtractor(t).Extract(text)
+	if st.TokensTruncated || st.SignaturesTruncated {
+		t.Fatalf("defaults truncated a small text: %+v", st)
+	}
+	for _, o := range []Option{WithMaxTokens(0), WithMaxSignatures(-1), WithMaxTextBytes(0), WithMaxInputBytes(0), WithSpotSpec("the(0,1)"), WithSpotSpec("the(1"), WithLanguage("xx")} {
+		if _, err := NewExtractor(o); err == nil {
+			t.Errorf("NewExtractor accepted a bad option")
+		}
+	}
+}
+
+// A page of nothing but antecedents and stopwords must stay linear: each
+// antecedent finds "no next non-stopword" in O(1), not by scanning.
+func TestStopwordFloodIsLinear(t *testing.T) {
+	text := []byte(strings.Repeat("the of is ", 300000) + "end")
+	e := mustExtractor(t, WithMaxSignatures(1<<20))
+	v, st := e.Extract(text)
+	if st.Tokens != 900001 {
+		t.Fatalf("tokens = %d", st.Tokens)
+	}
+	// Every "the" and "is" (both antecedents, d=2) lands on a stopword and
+	// skips to the one non-stopword "end", except the last "is", whose spot
+	// 2 tokens on lies past the end: 2*300000 - 1 signatures.
+	if v.Len() != 599999 || len(v.Hashes) != 2 {
+		t.Fatalf("|d| = %d distinct = %d, want 599999 and 2 (the:end, is:end)", v.Len(), len(v.Hashes))
+	}
+}
+
+func TestConcurrentExtract(t *testing.T) {
+	e := mustExtractor(t)
+	texts := [][]byte{[]byte(paperSentence), []byte(strings.Repeat("the cat is on a mat and has had a nap. ", 50)), nil}
+	want := make([]Vector, len(texts))
+	for i, tx := range texts {
+		want[i], _ = e.Extract(tx)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := 0; r < 50; r++ {
+				i := (g + r) % len(texts)
+				v, _ := e.Extract(texts[i])
+				if !slices.Equal(v.Hashes, want[i].Hashes) || !slices.Equal(v.Freqs, want[i].Freqs) {
+					errs <- "concurrent Extract differs"
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
+	}
+}

@@ -1,0 +1,398 @@
+package spotsig
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/charset"
+)
+
+// ErrBinary is returned by HTMLToText and PayloadText when the payload
+// looks like binary data (a NUL byte, too many control bytes, or the magic
+// number of a common binary format in its first bytes) whatever its label.
+// Callers count it as skip reason "binary".
+var ErrBinary = errors.New("spotsig: binary payload")
+
+// ErrNotText is returned by PayloadText for a content type that is neither
+// HTML nor plain text (e.g. image/png, application/pdf, text/css).
+// Callers count it as skip reason "not-text".
+var ErrNotText = errors.New("spotsig: content type is not HTML or plain text")
+
+// TextStats describes one payload-to-text conversion; every cap that
+// applied is reported so a caller can count it.
+type TextStats struct {
+	Kind           string // "html" or "text": how the payload was read
+	Charset        string // WHATWG name of the encoding used, e.g. "utf-8", "windows-1252", "big5"
+	CharsetSource  string // where it came from: "bom", "header", "meta", "sniff" (valid UTF-8) or "default"
+	InputBytes     int    // payload length
+	ParsedBytes    int    // payload bytes read (InputBytes capped by the max-input-bytes cap)
+	InputTruncated bool   // the max-input-bytes cap applied
+	TextBytes      int    // bytes of text produced
+	TextTruncated  bool   // the max-text-bytes cap applied
+	Replaced       int    // invalid byte sequences replaced by U+FFFD
+}
+
+// Kinds of payload, as TextStats.Kind reports them.
+const (
+	KindHTML = "html"
+	KindText = "text"
+)
+
+// PayloadText returns the plain text of an HTTP payload, dispatching on its
+// media type: text/html, application/xhtml+xml (and
+// application/vnd.wap.xhtml+xml) are read as HTML (HTMLToText); text/plain
+// as plain text (charset decoding only); an empty content type is sniffed
+// (a first non-blank byte '<' means HTML, anything else plain text). Any
+// other type returns ErrNotText; binary data returns ErrBinary (whatever
+// the label). Bad options return an error wrapping ErrBadOption.
+//
+// The text is valid UTF-8: undecodable bytes become U+FFFD (counted in
+// TextStats.Replaced), never an error. Runs of ASCII white space are
+// collapsed. The returned slice is newly allocated and owned by the caller.
+func PayloadText(payload []byte, contentType string, opts ...Option) ([]byte, TextStats, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, TextStats{}, err
+	}
+	kind, err := payloadKind(payload, contentType)
+	if err != nil {
+		return nil, TextStats{InputBytes: len(payload)}, err
+	}
+	var st TextStats
+	text, err := appendPayloadText(nil, payload, contentType, kind, &cfg, &st)
+	return text, st, err
+}
+
+// HTMLToText returns the visible text of an HTML payload: markup removed;
+// the content of script, style, noscript, template, iframe, noembed,
+// noframes, svg and math elements and all comments dropped; entities
+// decoded; a line break at every block-level boundary (p, div, td, li, br,
+// h1–h6, tr, …) so that words of adjacent cells do not glue together. The
+// character set comes from the BOM, the charset parameter of contentType,
+// a <meta> declaration in the first 1024 bytes (WHATWG rules, via
+// golang.org/x/net/html/charset), else UTF-8 if the payload is valid UTF-8,
+// else windows-1252. One deliberate deviation from the WHATWG rules: a
+// payload labelled windows-1252/iso-8859-1 that is valid UTF-8 and has
+// non-ASCII bytes is read as UTF-8 (mislabelled pages are common; real
+// Latin-1 text is almost never valid UTF-8).
+//
+// It streams through the golang.org/x/net/html tokenizer, so deep nesting
+// and unterminated markup cost no more than their bytes. Caps: at most the
+// max-input-bytes cap of the payload is read and at most the max-text-bytes
+// cap of text produced (reported in TextStats). Errors: ErrBinary,
+// ErrBadOption; undecodable bytes are never an error (see PayloadText).
+func HTMLToText(payload []byte, contentType string, opts ...Option) ([]byte, TextStats, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, TextStats{}, err
+	}
+	var st TextStats
+	text, err := appendPayloadText(nil, payload, contentType, KindHTML, &cfg, &st)
+	return text, st, err
+}
+
+// payloadKind maps a Content-Type to KindHTML or KindText, or ErrNotText.
+func payloadKind(payload []byte, contentType string) (string, error) {
+	mt := contentType
+	if i := strings.IndexByte(mt, ';'); i >= 0 {
+		mt = mt[:i]
+	}
+	mt = strings.ToLower(strings.TrimSpace(mt))
+	switch mt {
+	case "text/html", "application/xhtml+xml", "application/vnd.wap.xhtml+xml", "text/xhtml":
+		return KindHTML, nil
+	case "text/plain":
+		return KindText, nil
+	case "":
+		p := bytes.TrimLeft(payload, " \t\r\n\f\ufeff")
+		if len(p) > 0 && p[0] == '<' {
+			return KindHTML, nil
+		}
+		return KindText, nil
+	}
+	return "", fmt.Errorf("%w: %q", ErrNotText, mt)
+}
+
+// Encodings whose ASCII-only byte strings do not decode to themselves.
+var notASCIICompatible = map[string]bool{
+	"utf-16be": true, "utf-16le": true, "iso-2022-jp": true, "replacement": true,
+}
+
+// appendPayloadText appends the text of payload to dst.
+func appendPayloadText(dst, payload []byte, contentType, kind string, cfg *config, st *TextStats) ([]byte, error) {
+	st.Kind = kind
+	st.InputBytes = len(payload)
+	if len(payload) > cfg.maxInput {
+		payload = payload[:cfg.maxInput]
+		st.InputTruncated = true
+	}
+	st.ParsedBytes = len(payload)
+
+	enc, name, _ := charset.DetermineEncoding(payload, contentType)
+	st.Charset, st.CharsetSource = name, charsetSource(payload, contentType, name)
+	if name == "windows-1252" && st.CharsetSource != "bom" && hasHighBit(payload) && utf8.Valid(payload) {
+		st.Charset, st.CharsetSource = "utf-8", "sniff"
+	}
+	if st.Charset == "utf-8" && bytes.HasPrefix(payload, utf8BOM) {
+		payload = payload[len(utf8BOM):]
+	}
+	utf16 := strings.HasPrefix(st.Charset, "utf-16")
+	if !utf16 && isBinary(payload, cfg.sniffBytes) {
+		return dst, ErrBinary
+	}
+	if st.Charset != "utf-8" && (notASCIICompatible[st.Charset] || hasHighBit(payload)) {
+		if dec, err := enc.NewDecoder().Bytes(payload); err == nil {
+			payload = dec
+		}
+		if utf16 && isBinary(payload, cfg.sniffBytes) {
+			return dst, ErrBinary
+		}
+	}
+
+	w := textWriter{dst: dst, start: len(dst), max: cfg.maxText}
+	if kind == KindText {
+		w.write(payload)
+	} else {
+		w.html(payload)
+	}
+	st.TextBytes = len(w.dst) - w.start
+	st.TextTruncated = w.full
+	st.Replaced = w.replaced
+	return w.dst, nil
+}
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// charsetSource names where DetermineEncoding found the encoding name.
+func charsetSource(payload []byte, contentType, name string) string {
+	for _, bom := range [][]byte{{0xEF, 0xBB, 0xBF}, {0xFE, 0xFF}, {0xFF, 0xFE}} {
+		if bytes.HasPrefix(payload, bom) {
+			return "bom"
+		}
+	}
+	if i := strings.Index(strings.ToLower(contentType), "charset="); i >= 0 {
+		if e, _ := charset.Lookup(strings.Trim(contentType[i+len("charset="):], ` "';`)); e != nil {
+			return "header"
+		}
+	}
+	head := payload
+	if len(head) > 1024 {
+		head = head[:1024]
+	}
+	if bytes.Contains(bytes.ToLower(head), []byte("charset")) {
+		return "meta"
+	}
+	if name == "utf-8" {
+		return "sniff"
+	}
+	return "default"
+}
+
+func hasHighBit(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// Magic numbers of binary formats that are sometimes served as text/html.
+var binaryMagic = [][]byte{
+	[]byte("\x1f\x8b"),          // gzip
+	[]byte("\x89PNG\r\n\x1a\n"), // PNG
+	[]byte("GIF87a"), []byte("GIF89a"),
+	[]byte("\xff\xd8\xff"),     // JPEG
+	[]byte("%PDF-"),            // PDF
+	[]byte("PK\x03\x04"),       // ZIP, docx, …
+	[]byte("\x28\xb5\x2f\xfd"), // zstd
+	[]byte("BZh"),              // bzip2 (followed by a digit; checked below)
+	[]byte("RIFF"),             // WebP, AVI, WAV
+	[]byte("\x00\x00\x01\x00"), // ICO
+	[]byte("wOFF"), []byte("wOF2"),
+}
+
+// isBinary reports whether the first n bytes of b look like binary data: a
+// known magic number, any NUL byte, or more than 5% control bytes other
+// than TAB, LF, VT, FF, CR and ESC (ESC is part of ISO-2022 text).
+func isBinary(b []byte, n int) bool {
+	if n == 0 || len(b) == 0 {
+		return false
+	}
+	for _, m := range binaryMagic {
+		if bytes.HasPrefix(b, m) {
+			if m[0] == 'B' && (len(b) < 4 || b[3] < '1' || b[3] > '9') {
+				continue
+			}
+			return true
+		}
+	}
+	if len(b) > n {
+		b = b[:n]
+	}
+	ctrl := 0
+	for _, c := range b {
+		if c < 0x20 {
+			switch c {
+			case 0:
+				return true
+			case '\t', '\n', '\v', '\f', '\r', 0x1b:
+			default:
+				ctrl++
+			}
+		}
+	}
+	return ctrl*20 > len(b)
+}
+
+// Tag classes for HTMLToText.
+const (
+	tagBlock = 1 << iota // a line break before and after the element
+	tagSkip              // the element's content is not text
+)
+
+var tagClass = map[string]uint8{
+	"script": tagSkip, "style": tagSkip, "noscript": tagSkip, "template": tagSkip,
+	"iframe": tagSkip, "noembed": tagSkip, "noframes": tagSkip, "svg": tagSkip, "math": tagSkip,
+	"object": tagBlock, "video": tagBlock, "audio": tagBlock, "canvas": tagBlock,
+}
+
+func init() {
+	for _, t := range strings.Fields(`address article aside blockquote body br button caption
+		center col colgroup dd details dialog dir div dl dt fieldset figcaption figure footer
+		form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html img input label legend
+		li link main menu meta nav ol optgroup option p pre section select summary table tbody
+		td textarea tfoot th thead title tr ul`) {
+		tagClass[t] |= tagBlock
+	}
+}
+
+// textWriter accumulates text into dst: valid UTF-8, ASCII white-space runs
+// collapsed to one space (or one line break at block boundaries), capped at
+// max bytes.
+type textWriter struct {
+	dst      []byte
+	start    int
+	max      int
+	full     bool // the cap was reached
+	replaced int
+}
+
+func (w *textWriter) last() byte {
+	if len(w.dst) == w.start {
+		return '\n'
+	}
+	return w.dst[len(w.dst)-1]
+}
+
+// write appends text, collapsing white space and replacing invalid UTF-8.
+func (w *textWriter) write(text []byte) {
+	if w.full {
+		return
+	}
+	if room := w.max - (len(w.dst) - w.start); len(text) > room {
+		w.full = true
+		text = text[:room]
+		// Do not cut a rune in half.
+		if j := lastRuneStart(text); j >= 0 && !utf8.FullRune(text[j:]) {
+			text = text[:j]
+		}
+	}
+	last := w.last()
+	space := last == ' ' || last == '\n'
+	dst := w.dst
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v' {
+				if !space {
+					dst = append(dst, ' ')
+					space = true
+				}
+			} else {
+				dst = append(dst, c)
+				space = false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, "\uFFFD"...)
+			w.replaced++
+		} else {
+			dst = append(dst, text[i:i+size]...)
+		}
+		space = false
+		i += size
+	}
+	w.dst = dst
+}
+
+func lastRuneStart(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// lineBreak ends the current line (block boundary).
+func (w *textWriter) lineBreak() {
+	if w.full {
+		return
+	}
+	switch w.last() {
+	case '\n':
+	case ' ':
+		w.dst[len(w.dst)-1] = '\n'
+	default:
+		if len(w.dst)-w.start < w.max {
+			w.dst = append(w.dst, '\n')
+		}
+	}
+}
+
+// html streams the markup of payload through the x/net/html tokenizer.
+func (w *textWriter) html(payload []byte) {
+	z := html.NewTokenizer(bytes.NewReader(payload))
+	skip := 0 // depth of open elements whose content is dropped
+	for !w.full {
+		switch z.Next() {
+		case html.ErrorToken:
+			return // io.EOF: the tokenizer never fails otherwise on a bytes.Reader
+		case html.TextToken:
+			if skip == 0 {
+				w.write(z.Text())
+			}
+		case html.StartTagToken:
+			name, _ := z.TagName()
+			c := tagClass[string(name)]
+			if c&tagSkip != 0 {
+				skip++
+			}
+			if c&tagBlock != 0 && skip == 0 {
+				w.lineBreak()
+			}
+		case html.SelfClosingTagToken:
+			name, _ := z.TagName()
+			if tagClass[string(name)]&tagBlock != 0 && skip == 0 {
+				w.lineBreak()
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			c := tagClass[string(name)]
+			if c&tagSkip != 0 && skip > 0 {
+				skip--
+			}
+			if c&tagBlock != 0 && skip == 0 {
+				w.lineBreak()
+			}
+		}
+	}
+}

@@ -1,0 +1,154 @@
+package spotsig
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestHTMLToText(t *testing.T) {
+	cases := []struct {
+		name, html, want string
+	}{
+		{"empty", "", ""},
+		{"markup only", "<html><head><meta charset=utf-8></head><body><div><img src=x></div></body></html>", ""},
+		{"cells do not glue", "<table><tr><td>South</td><td>Carolina</td></tr></table>", "South\nCarolina"},
+		{"inline does not split", "<p>Caro<b>lina</b> prim<a href=#>ary</a></p>", "Carolina primary"},
+		{"br and li", "one<br>two<ul><li>three<li>four</ul>", "one\ntwo\nthree\nfour"},
+		{"dropped elements", "a<script>var x = '<p>no</p>';</script>b<style>p{}</style>c<!-- no -->d" +
+			"<noscript>no</noscript>e<template><p>no</p><template>no</template>no</template>f<svg><text>no</text></svg>g",
+			"abcdefg"},
+		{"entities", "<p>Tom &amp; Jerry&nbsp;&lt;3 &eacute;t&#233; &#x263A;</p>", "Tom & Jerry\u00a0<3 été ☺"},
+		{"white space collapses", "<p>  a \n\t b  </p>\n\n<p> c </p>", "a b\nc"},
+		{"unterminated", "<p>alpha <b>beta <i>gamma <div>delta", "alpha beta gamma\ndelta"},
+		{"unterminated tag", "alpha <a href=\"x", "alpha"},
+		{"title kept", "<title>Head line</title><p>Body</p>", "Head line\nBody"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, st, err := HTMLToText([]byte(c.html), "text/html; charset=utf-8")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g := strings.TrimSpace(string(got)); g != c.want {
+				t.Fatalf("HTMLToText(%q) = %q, want %q", c.html, g, c.want)
+			}
+			if st.TextBytes != len(got) || st.Kind != KindHTML {
+				t.Fatalf("stats %+v for %d text bytes", st, len(got))
+			}
+		})
+	}
+}
+
+func TestDeepNesting(t *testing.T) {
+	page := strings.Repeat("<div><span>", 200000) + "deep words" + strings.Repeat("</span></div>", 100)
+	got, _, err := HTMLToText([]byte(page), "text/html")
+	if err != nil || strings.TrimSpace(string(got)) != "deep words" {
+		t.Fatalf("deeply nested page: %q, %v", got, err)
+	}
+}
+
+func TestPayloadTextDispatch(t *testing.T) {
+	page := []byte("<p>a &amp; <b>b</b></p>")
+	cases := []struct {
+		ct, want, kind string
+		err            error
+	}{
+		{"text/html", "a & b", KindHTML, nil},
+		{"Application/XHTML+XML; charset=UTF-8", "a & b", KindHTML, nil},
+		{"text/plain", "<p>a &amp; <b>b</b></p>", KindText, nil},
+		{"", "a & b", KindHTML, nil}, // sniffed
+		{"image/png", "", "", ErrNotText},
+		{"text/css", "", "", ErrNotText},
+	}
+	for _, c := range cases {
+		got, st, err := PayloadText(page, c.ct)
+		if !errors.Is(err, c.err) || (err == nil && (strings.TrimSpace(string(got)) != c.want || st.Kind != c.kind)) {
+			t.Errorf("PayloadText(%q) = %q, %+v, %v; want %q, %s, %v", c.ct, got, st, err, c.want, c.kind, c.err)
+		}
+	}
+	if got, st, _ := PayloadText([]byte("plain words"), ""); string(got) != "plain words" || st.Kind != KindText {
+		t.Errorf("sniffed plain text: %q %+v", got, st)
+	}
+}
+
+func TestBinary(t *testing.T) {
+	cases := map[string][]byte{
+		"gzip":    []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03<html>"),
+		"png":     []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"),
+		"nul":     []byte("<html><body>text\x00more</body></html>"),
+		"pdf":     []byte("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"),
+		"control": []byte(strings.Repeat("ab\x01\x02\x03\x04", 100)),
+	}
+	for name, p := range cases {
+		if _, _, err := PayloadText(p, "text/html"); !errors.Is(err, ErrBinary) {
+			t.Errorf("%s labelled text/html: err = %v, want ErrBinary", name, err)
+		}
+	}
+	// ISO-2022-JP text uses ESC; UTF-16 has NULs before decoding.
+	ok := map[string]struct {
+		p  []byte
+		ct string
+	}{
+		"iso-2022-jp": {[]byte("<p>\x1b$B$3$s$K$A$O\x1b(B</p>"), "text/html; charset=iso-2022-jp"},
+		"utf-16le":    {[]byte("\xff\xfe<\x00p\x00>\x00h\x00i\x00"), "text/html"},
+	}
+	for name, c := range ok {
+		got, _, err := PayloadText(c.p, c.ct)
+		if err != nil || len(got) == 0 {
+			t.Errorf("%s: %q, %v; want text", name, got, err)
+		}
+	}
+	if _, _, err := PayloadText(cases["nul"], "text/html", WithBinarySniffBytes(0)); err != nil {
+		t.Errorf("sniff disabled: %v", err)
+	}
+}
+
+func TestCharsets(t *testing.T) {
+	cases := []struct {
+		name, ct string
+		body     []byte
+		want     string
+		charset  string
+	}{
+		{"latin1 header", "text/html; charset=iso-8859-1", []byte("<p>caf\xe9 na\xefve</p>"), "café naïve", "windows-1252"},
+		{"meta", "text/html", []byte("<meta charset=\"windows-1251\"><p>\xcf\xf0\xe8\xe2\xe5\xf2</p>"), "Привет", "windows-1251"},
+		{"bom utf-8", "text/html; charset=iso-8859-1", []byte("\xef\xbb\xbf<p>caf\xc3\xa9</p>"), "café", "utf-8"},
+		{"no label, utf-8", "text/html", []byte("<p>" + strings.Repeat("x", 2000) + " caf\xc3\xa9</p>"), strings.Repeat("x", 2000) + " café", "utf-8"},
+		{"mislabelled latin1 is utf-8", "text/html; charset=iso-8859-1", []byte("<p>caf\xc3\xa9</p>"), "café", "utf-8"},
+		{"invalid utf-8", "text/html; charset=utf-8", []byte("<p>caf\xe9 ok</p>"), "caf\ufffd ok", "utf-8"},
+		{"big5", "text/html; charset=big5", []byte("<p>\xa4\xa4\xa4\xe5</p>"), "中文", "big5"},
+		{"gb2312", "text/html; charset=gb2312", []byte("<p>\xd6\xd0\xce\xc4</p>"), "中文", "gbk"},
+	}
+	for _, c := range cases {
+		got, st, err := PayloadText(c.body, c.ct)
+		if err != nil || strings.TrimSpace(string(got)) != c.want || st.Charset != c.charset {
+			t.Errorf("%s: %q charset %q, %v; want %q in %s", c.name, got, st.Charset, err, c.want, c.charset)
+		}
+	}
+}
+
+func TestTextCaps(t *testing.T) {
+	page := []byte("<p>" + strings.Repeat("wörd ", 1000) + "</p>")
+	got, st, err := PayloadText(page, "text/html", WithMaxTextBytes(100))
+	if err != nil || !st.TextTruncated || len(got) > 100 || len(got) < 95 || st.TextBytes != len(got) {
+		t.Fatalf("max text 100: %d bytes, %+v, %v", len(got), st, err)
+	}
+	if !utf8Valid(got) {
+		t.Fatalf("cap cut a rune: %q", got)
+	}
+	got, st, err = PayloadText(page, "text/html", WithMaxInputBytes(53))
+	if err != nil || !st.InputTruncated || st.ParsedBytes != 53 || st.InputBytes != len(page) {
+		t.Fatalf("max input 53: %+v, %v", st, err)
+	}
+	// "<p>" + 8 × "wörd " = 51 bytes, then "w" and the first byte of "ö",
+	// which becomes U+FFFD.
+	if w := strings.Fields(string(got)); len(w) != 9 || w[8] != "w\ufffd" || st.Replaced != 1 {
+		t.Fatalf("max input 53 gave %q, %+v", got, st)
+	}
+	if _, _, err := PayloadText(page, "text/html", WithMaxTextBytes(0)); !errors.Is(err, ErrBadOption) {
+		t.Fatalf("bad option: %v", err)
+	}
+}
+
+func utf8Valid(b []byte) bool { return strings.ToValidUTF8(string(b), "\x00") == string(b) }

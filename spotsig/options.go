@@ -1,0 +1,225 @@
+package spotsig
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Defaults. Together with the embedded lang/<code>/antecedents.txt and
+// lang/<code>/stopwords.txt files this block is the one place where the
+// extraction defaults live; the eval sweep tunes them here.
+const (
+	// DefaultDistance is the spot distance d of an antecedent listed without
+	// "(d,c)". Paper §5.3.2: "a uniform spot distance of 2 [slightly
+	// increases] F1 by about 1 absolute percent".
+	DefaultDistance = 2
+	// DefaultChain is the chain length c of an antecedent listed without
+	// "(d,c)". Paper §5.3.2: "a chain length of 3".
+	DefaultChain = 3
+	// DefaultLanguage is the language whose embedded stopwords and spot set
+	// NewExtractor uses when no option says otherwise.
+	DefaultLanguage = "en"
+
+	// DefaultMaxInputBytes caps the payload bytes parsed per document
+	// (8 MiB); the rest is ignored and TextStats.InputTruncated is set.
+	DefaultMaxInputBytes = 8 << 20
+	// DefaultMaxTextBytes caps the text bytes produced per document (2 MiB);
+	// TextStats.TextTruncated is set when it applies.
+	DefaultMaxTextBytes = 2 << 20
+	// DefaultMaxTokens caps the tokens examined per document (1,048,576);
+	// ExtractStats.TokensTruncated is set when it applies.
+	DefaultMaxTokens = 1 << 20
+	// DefaultMaxSignatures caps the spot signatures (with repeats) kept per
+	// document (262,144); ExtractStats.SignaturesTruncated is set when it
+	// applies.
+	DefaultMaxSignatures = 1 << 18
+	// DefaultBinarySniffBytes is how many leading payload bytes the binary
+	// check of PayloadText/HTMLToText looks at (4 KiB).
+	DefaultBinarySniffBytes = 4 << 10
+)
+
+// DistanceMode says how the spot distance d of §3.1 is counted.
+type DistanceMode int
+
+const (
+	// DistanceTokens counts d in tokens, stopwords included, as in slide 12
+	// of the SpotSigs talk: the chain starts at the d-th token after the
+	// antecedent; a stopword landed on is skipped to the next non-stopword,
+	// and the next chain element is d tokens after the one taken. For
+	// the(2,3) this is "the second, fourth and sixth word after the
+	// antecedent" of §3.1. The default.
+	DistanceTokens DistanceMode = iota
+	// DistanceContentWords counts d in non-stopwords only: the chain is the
+	// d-th, 2d-th, …, cd-th non-stopword after the antecedent. Identical to
+	// DistanceTokens for d = 1.
+	DistanceContentWords
+)
+
+// Option configures an Extractor (NewExtractor) or the payload-to-text step
+// (HTMLToText, PayloadText). Options that do not concern a function are
+// ignored by it. Invalid values are reported by NewExtractor, HTMLToText and
+// PayloadText as an error wrapping ErrBadOption.
+type Option func(*config)
+
+// ErrBadOption is wrapped by the error returned for an invalid option value.
+var ErrBadOption = errors.New("spotsig: bad option")
+
+type config struct {
+	lang       string
+	spotSet    []Antecedent
+	spotSetSet bool
+	stopwords  []string
+	stopSet    bool
+	extraStop  []string
+	mode       DistanceMode
+	maxTokens  int
+	maxSigs    int
+	maxInput   int
+	maxText    int
+	sniffBytes int
+	err        error
+}
+
+func defaultConfig() config {
+	return config{
+		lang:       DefaultLanguage,
+		maxTokens:  DefaultMaxTokens,
+		maxSigs:    DefaultMaxSignatures,
+		maxInput:   DefaultMaxInputBytes,
+		maxText:    DefaultMaxTextBytes,
+		sniffBytes: DefaultBinarySniffBytes,
+	}
+}
+
+func newConfig(opts []Option) (config, error) {
+	c := defaultConfig()
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return c, c.err
+}
+
+func (c *config) fail(format string, args ...any) {
+	if c.err == nil {
+		c.err = fmt.Errorf("%w: "+format, append([]any{ErrBadOption}, args...)...)
+	}
+}
+
+// WithLanguage selects the embedded language data lang/<code>/ (stopwords
+// and default spot set). Default DefaultLanguage ("en"). Languages() lists
+// the available codes.
+func WithLanguage(code string) Option {
+	return func(c *config) { c.lang = code }
+}
+
+// WithSpotSet replaces the language's default spot set A = {a_j(d_j, c_j)}
+// (§3.1). The antecedents are lower-cased; each must have Distance >= 1 and
+// Chain >= 1.
+func WithSpotSet(set []Antecedent) Option {
+	return func(c *config) {
+		c.spotSet = append([]Antecedent(nil), set...)
+		c.spotSetSet = true
+	}
+}
+
+// WithSpotSpec is WithSpotSet(ParseSpotSet(spec)), e.g.
+// "the(2,3),a(2,3),is(3,1)" or "@path/to/file".
+func WithSpotSpec(spec string) Option {
+	return func(c *config) {
+		set, err := ParseSpotSet(spec)
+		if err != nil {
+			c.fail("spot set %q: %v", spec, err)
+			return
+		}
+		c.spotSet = set
+		c.spotSetSet = true
+	}
+}
+
+// WithStopwords replaces the language's stopword list (the words a chain
+// skips, §3.1). Antecedents are always treated as stopwords as well.
+func WithStopwords(words []string) Option {
+	return func(c *config) {
+		c.stopwords = append([]string(nil), words...)
+		c.stopSet = true
+	}
+}
+
+// WithExtraStopwords adds words to the stopword list in effect.
+func WithExtraStopwords(words ...string) Option {
+	return func(c *config) { c.extraStop = append(c.extraStop, words...) }
+}
+
+// WithDistanceMode sets how spot distances are counted (default
+// DistanceTokens, slide 12).
+func WithDistanceMode(m DistanceMode) Option {
+	return func(c *config) {
+		if m != DistanceTokens && m != DistanceContentWords {
+			c.fail("distance mode %d", m)
+			return
+		}
+		c.mode = m
+	}
+}
+
+// WithMaxTokens caps the tokens examined per document (default
+// DefaultMaxTokens); n must be >= 1.
+func WithMaxTokens(n int) Option {
+	return func(c *config) {
+		if n < 1 {
+			c.fail("max tokens %d < 1", n)
+			return
+		}
+		c.maxTokens = n
+	}
+}
+
+// WithMaxSignatures caps the signatures (with repeats) kept per document
+// (default DefaultMaxSignatures); n must be >= 1.
+func WithMaxSignatures(n int) Option {
+	return func(c *config) {
+		if n < 1 {
+			c.fail("max signatures %d < 1", n)
+			return
+		}
+		c.maxSigs = n
+	}
+}
+
+// WithMaxInputBytes caps the payload bytes parsed per document (default
+// DefaultMaxInputBytes); n must be >= 1.
+func WithMaxInputBytes(n int) Option {
+	return func(c *config) {
+		if n < 1 {
+			c.fail("max input bytes %d < 1", n)
+			return
+		}
+		c.maxInput = n
+	}
+}
+
+// WithMaxTextBytes caps the text bytes produced per document (default
+// DefaultMaxTextBytes); n must be >= 1.
+func WithMaxTextBytes(n int) Option {
+	return func(c *config) {
+		if n < 1 {
+			c.fail("max text bytes %d < 1", n)
+			return
+		}
+		c.maxText = n
+	}
+}
+
+// WithBinarySniffBytes sets how many leading bytes the binary check reads
+// (default DefaultBinarySniffBytes); 0 disables the check.
+func WithBinarySniffBytes(n int) Option {
+	return func(c *config) {
+		if n < 0 {
+			c.fail("binary sniff bytes %d < 0", n)
+			return
+		}
+		c.sniffBytes = n
+	}
+}

@@ -1,0 +1,55 @@
+package spotsig
+
+import (
+	"slices"
+	"testing"
+)
+
+func tokens(text string) []string {
+	var out []string
+	Tokenize([]byte(text), func(tok []byte) { out = append(out, string(tok)) })
+	return out
+}
+
+func TestTokenize(t *testing.T) {
+	cases := []struct {
+		text string
+		want []string
+	}{
+		{"", nil},
+		{"   ,;!  ", nil},
+		{"At a rally, Obama", []string{"at", "a", "rally", "obama"}},
+		// Apostrophes inside a word stay (normalized to U+0027).
+		{"Don’t don't DON'T donʼt", []string{"don't", "don't", "don't", "don't"}},
+		// At the edges or doubled they separate.
+		{"'90s players' rock''n", []string{"90s", "players", "rock", "n"}},
+		// Hyphens and dashes separate.
+		{"week-long state–of—the‐art", []string{"week", "long", "state", "of", "the", "art"}},
+		// Letters and digits of any script, lower-cased rune by rune.
+		{"Ünïcödé ÆTHER straße İstanbul 2008 ΣΟΦΊΑ", []string{"ünïcödé", "æther", "straße", "istanbul", "2008", "σοφία"}},
+		// Combining marks stay in the word (decomposed é, Devanagari vowel sign).
+		{"cafe\u0301 हिन्दी", []string{"cafe\u0301", "हिन्दी"}},
+		// Non-breaking space, invalid UTF-8 and U+FFFD separate words.
+		{"a\u00a0b\xffc\ufffdd", []string{"a", "b", "c", "d"}},
+		{"3.5 x_y a/b", []string{"3", "5", "x", "y", "a", "b"}},
+	}
+	for _, c := range cases {
+		if got := tokens(c.text); !slices.Equal(got, c.want) {
+			t.Errorf("Tokenize(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+func TestTokenizeNoAllocPerToken(t *testing.T) {
+	text := []byte("The quick brown fox jumps over the lazy dog, doesn’t it? ")
+	for i := 0; i < 6; i++ {
+		text = append(text, text...)
+	}
+	n := 0
+	allocs := testing.AllocsPerRun(20, func() {
+		Tokenize(text, func(tok []byte) { n += len(tok) })
+	})
+	if allocs > 1 {
+		t.Fatalf("Tokenize made %.0f allocations for %d bytes; want at most 1 (its buffer)", allocs, len(text))
+	}
+}
