@@ -232,10 +232,10 @@ var craftedCases = []craftedCase{
 		b.add(record("1.0", "response", id, f, blk, 0), &want{skip: SkipDecodeError, typ: "response", id: id})
 	}},
 	{name: "bomb-content-encoding.warc.gz", build: func(b *builder) {
-		// 64 MiB of zeros per coding, a few tens of KiB on disk; the default
+		// 32 MiB of zeros per coding, a few tens of KiB on disk; the default
 		// MaxPayloadBytes (16 MiB) stops each.
 		b.gz = true
-		zeros := make([]byte, 64<<20)
+		zeros := make([]byte, 32<<20)
 		var br, zl bytes.Buffer
 		bw := brotli.NewWriterLevel(&br, 1)
 		bw.Write(zeros)

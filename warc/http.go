@@ -244,6 +244,11 @@ func looksLikeMarkup(data []byte) bool {
 // skip is "payload-too-large"; undecodable data gives "decode-error". The
 // result may alias raw.
 func decodeBody(raw []byte, te, ce string, max int64) (out []byte, skip, detail string) {
+	defer func() {
+		if p := recover(); p != nil { // a decoder library failing on hostile data
+			out, skip, detail = nil, SkipDecodeError, fmt.Sprintf("decoder panicked: %v", p)
+		}
+	}()
 	data := raw
 	if int64(len(data)) > max && ce == "" && !isChunked(te) {
 		return nil, SkipPayloadTooLarge, fmt.Sprintf("payload over %d bytes", max)
@@ -289,7 +294,7 @@ func decodeBody(raw []byte, te, ce string, max int64) (out []byte, skip, detail 
 			}
 			var zr *zstd.Decoder
 			zr, err = zstd.NewReader(bytes.NewReader(data), zstd.WithDecoderConcurrency(1),
-				zstd.WithDecoderMaxMemory(uint64(max)), zstd.WithDecoderMaxWindow(64<<20))
+				zstd.WithDecoderMaxMemory(uint64(max)), zstd.WithDecoderMaxWindow(zstdWindow(max)))
 			if err == nil {
 				defer zr.Close()
 				r = zr
@@ -327,13 +332,19 @@ func decodeBody(raw []byte, te, ce string, max int64) (out []byte, skip, detail 
 
 // readCapped reads r to the end into a fresh slice of at most max bytes;
 // errPayloadTooLarge when there is more.
+// The slice is trimmed to its length when the buffer's doubling left much
+// spare capacity, since the caller keeps it.
 func readCapped(r io.Reader, max int64) ([]byte, error) {
 	var buf bytes.Buffer
 	n, err := io.Copy(&buf, io.LimitReader(r, max+1))
 	if n > max {
 		return nil, errPayloadTooLarge
 	}
-	return buf.Bytes(), err
+	out := buf.Bytes()
+	if cap(out)-len(out) > 64<<10 && cap(out) > len(out)+len(out)/4 {
+		out = bytes.Clone(out)
+	}
+	return out, err
 }
 
 // looksBinary reports whether a payload labelled as text is binary data:
@@ -359,4 +370,10 @@ func looksBinary(p []byte) (string, bool) {
 		}
 	}
 	return sniffed, ctl*10 > len(sample)
+}
+
+// zstdWindow is the largest zstd window accepted for a payload cap of
+// limit bytes: limit, within zstd's bounds and at most 64 MiB.
+func zstdWindow(limit int64) uint64 {
+	return uint64(min(max(limit, zstd.MinWindowSize), 64<<20))
 }

@@ -21,8 +21,8 @@ const (
 // any zero or negative field takes its Default* value. All sizes are bytes.
 //
 // Per-record memory is at most about MaxHeaderBytes + MaxRecordBytes +
-// MaxPayloadBytes plus the decoder windows (brotli ≤ 16 MiB, zstd ≤ 64 MiB
-// by its own cap), whatever the input.
+// MaxPayloadBytes plus the decoder windows (brotli ≤ 16 MiB, zstd ≤
+// min(MaxPayloadBytes, 64 MiB)), whatever the input.
 type Options struct {
 	// MaxHeaderBytes caps one WARC header block and one HTTP response header
 	// block, each. A longer WARC header makes the record "unreadable"; a
