@@ -28,7 +28,7 @@ func TestNormalizedIDF(t *testing.T) {
 
 func TestIDFRangeKeepInclusive(t *testing.T) {
 	r := IDFRange{Min: NormalizedIDF(10, 100), Max: NormalizedIDF(10, 1000)} // 0.5, 2/3
-	if !r.Keep(10, 100) { // idf = Min
+	if !r.Keep(10, 100) {                                                    // idf = Min
 		t.Error("Min not inclusive")
 	}
 	if !r.Keep(10, 1000) { // idf = Max
