@@ -1,0 +1,525 @@
+package match
+
+import (
+	"cmp"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/ndd-beam/ndd-beam/spotsig"
+)
+
+// This file is Algorithm 1 of §4.3 (SpotSigs deduplication) within one group
+// and the driver that runs it over all groups of a corpus on all cores.
+//
+// # Algorithm 1, as implemented
+//
+// A group holds its home documents and its guests (documents of the right
+// neighbour partition that can match it, §4.2). Documents get a rank: by
+// descending length |d|, ties by home-before-guest and input order. For each
+// signature s the group keeps an inverted list of the documents containing s,
+// sorted by rank, i.e. by descending |d| as the paper prescribes.
+//
+// Symmetry (the paper's own argument for visiting only the right neighbour,
+// §4.3.1) lets every document d be compared only with documents ranked BEFORE
+// it, i.e. not shorter: each unordered pair is then examined from exactly one
+// side. For d with length L, the signatures of d are visited in ascending
+// document frequency within the group (line 5); δ1 is the frequency mass of
+// d's signatures whose lists are finished (line 24). A candidate d' met for
+// the first time in the list of the j-th signature contains none of the
+// earlier ones, so its overlap with d is at most L − δ1 and the union at least
+// |d'| + δ1:
+//
+//	sim(d, d') ≤ (L − δ1) / (|d'| + δ1)          for |d'| ≥ L        (*)
+//
+//   - lines 15–16 (δ2 < 0, d' longer): documents whose bound (*) is below τ
+//     are skipped; as the list is sorted by descending length and (*) grows
+//     as |d'| shrinks, they form a prefix, found by binary search instead of a
+//     `continue` per document;
+//   - lines 17–18 (δ2 ≥ 0, d' not longer): the scan of a list stops at d
+//     itself — documents after it are shorter and find d from their side;
+//   - lines 13 and 21, checked_i: a generation-stamped []uint32 by rank;
+//     every examined d' is marked, whether it matched or not;
+//   - lines 25–26: after a list, stop once no unseen document can reach τ,
+//     i.e. once (L − δ1)/(L + δ1) < τ (the maximum of (*) over |d'| ≥ L).
+//
+// The paper's printed conditions are not exact as written, so we do not use
+// them literally. Line 18's δ1 + δ2 > (1−τ)|d_i| assumes the missing mass δ1
+// also shortens d', which it need not: d = {a:5, b:5}, d' = {b:5}, τ = 0.5
+// (similarity 0.5) is lost from d's side and only rescued by d's own query.
+// Lines 16 and 26 compare against (1−τ)·|d| in floating point, where
+// 1 − 0.9 = 0.09999999999999998: d = {a:1, b:9}, d' = {b:9}, τ = 0.9 has
+// similarity 9/10, which is the double 0.9, yet line 16 prunes it from d''s
+// side and line 26 (with its "≥") from d's side. The bound (*) above is the
+// exact form; all comparisons go through reaches, the same float64 quotient
+// WeightedJaccard returns, so no pair whose computed similarity is ≥ τ is
+// ever pruned (TestPrintedConditionCounterexamples). Surviving candidates are
+// verified by JaccardAtLeast, which itself exits early.
+//
+// Guests are never queries against guests: a guest is only compared with
+// home documents (guest–guest pairs meet in their own home group).
+
+// Matcher finds all near-duplicate pairs of a corpus exactly (§4), using the
+// partitioning of §4.2 and Algorithm 1 of §4.3. Build it with NewMatcher; it
+// is safe for concurrent use.
+type Matcher struct {
+	tau       float64
+	rho       int
+	workers   int
+	partition bool
+	prune     bool
+}
+
+// Option configures a Matcher.
+type Option func(*Matcher)
+
+// DefaultTau is the default similarity threshold τ. The paper evaluates τ
+// from 0.1 to 1.0 and reports its runtime comparisons (Table 2) at τ = 0.9.
+const DefaultTau = 0.9
+
+// WithThreshold sets the similarity threshold τ (default DefaultTau): pairs
+// with weighted Jaccard ≥ τ are reported. τ ≤ 0 means "share at least one
+// signature" (see Partitioning).
+func WithThreshold(tau float64) Option { return func(m *Matcher) { m.tau = tau } }
+
+// WithRange sets the partitioning range ρ (default DefaultRho = 1000, §5.1).
+func WithRange(rho int) Option { return func(m *Matcher) { m.rho = rho } }
+
+// WithWorkers sets the number of goroutines (default runtime.GOMAXPROCS(0)).
+func WithWorkers(n int) Option { return func(m *Matcher) { m.workers = n } }
+
+// WithoutPartitions puts every document into one partition (the paper's
+// NoPart baseline, Table 2); pruning still applies.
+func WithoutPartitions() Option { return func(m *Matcher) { m.partition = false } }
+
+// WithoutPruning disables the δ1/δ2 pruning and the early-exit similarity
+// (NoPrune baseline): every document sharing a signature with d in its group
+// is compared in full.
+func WithoutPruning() Option { return func(m *Matcher) { m.prune = false } }
+
+// NewMatcher returns a Matcher with the paper's defaults (τ = DefaultTau,
+// ρ = DefaultRho, partitions and pruning on, all cores) changed by opts.
+func NewMatcher(opts ...Option) *Matcher {
+	m := &Matcher{tau: DefaultTau, rho: DefaultRho, partition: true, prune: true}
+	for _, o := range opts {
+		o(m)
+	}
+	if m.workers < 1 {
+		m.workers = runtime.GOMAXPROCS(0)
+	}
+	return m
+}
+
+// Match returns every pair of docs with weighted Jaccard ≥ tau (and > 0),
+// indices into docs, A < B, sorted by (A, B), each pair once, with its
+// WeightedJaccard. It partitions by length (§4.2) with range rho and runs
+// Algorithm 1 (§4.3) per group, groups and queries spread over all cores.
+func Match(docs []spotsig.Vector, tau float64, rho int) []Pair {
+	return NewMatcher(WithThreshold(tau), WithRange(rho)).Match(docs)
+}
+
+// Match runs the matcher over an in-memory corpus; see the package-level Match.
+func (m *Matcher) Match(docs []spotsig.Vector) []Pair {
+	tau := effectiveTau(m.tau)
+	if tau > 1 || len(docs) < 2 {
+		return nil
+	}
+	lens := make([]int, len(docs))
+	var specs []groupSpec
+	if !m.partition {
+		g := groupSpec{}
+		for i, d := range docs {
+			if lens[i] = d.Len(); lens[i] > 0 {
+				g.home = append(g.home, int32(i))
+			}
+		}
+		specs = []groupSpec{g}
+	} else {
+		p := NewPartitioning(tau, m.rho)
+		specs = make([]groupSpec, p.Count())
+		for i, d := range docs {
+			n := d.Len()
+			lens[i] = n
+			if n == 0 {
+				continue
+			}
+			k := p.Home(n)
+			specs[k].home = append(specs[k].home, int32(i))
+			if gk, ok := p.Guest(n); ok {
+				specs[gk].guests = append(specs[gk].guests, int32(i))
+			}
+		}
+	}
+	return m.run(docs, lens, specs, tau)
+}
+
+// MatchGroup runs Algorithm 1 (§4.3) over one group: its home documents and
+// guests (documents of the right neighbour partition that can match it,
+// Partitioning.Guest). It returns every home–home and home–guest pair with
+// weighted Jaccard ≥ tau (and > 0) — never guest–guest pairs, which belong to
+// the guests' own home group — once each, A < B, sorted by (A, B). Index i <
+// len(home) is home[i]; index len(home)+j is guests[j]. Guests need not be
+// longer than the home documents (the partitions make them so, but the
+// result is exact either way). Uses all cores.
+func MatchGroup(home, guests []spotsig.Vector, tau float64) []Pair {
+	t := effectiveTau(tau)
+	if t > 1 {
+		return nil
+	}
+	docs := make([]spotsig.Vector, 0, len(home)+len(guests))
+	docs = append(docs, home...)
+	docs = append(docs, guests...)
+	lens := make([]int, len(docs))
+	var g groupSpec
+	for i, d := range docs {
+		if lens[i] = d.Len(); lens[i] == 0 {
+			continue
+		}
+		if i < len(home) {
+			g.home = append(g.home, int32(i))
+		} else {
+			g.guests = append(g.guests, int32(i))
+		}
+	}
+	return NewMatcher(WithThreshold(t)).run(docs, lens, []groupSpec{g}, t)
+}
+
+// groupSpec names one group's members by index into the corpus.
+type groupSpec struct {
+	home, guests []int32
+}
+
+func (s groupSpec) size() int { return len(s.home) + len(s.guests) }
+
+// group is one group's inverted index (§4.3), read-only once built. All
+// per-document arrays are indexed by rank (descending length).
+type group struct {
+	tau       float64
+	prune     bool
+	vecs      []spotsig.Vector
+	lens      []int32
+	pos       []int32 // corpus index
+	guest     []bool
+	firstHome int32   // smallest rank of a home document
+	sigOff    []int32 // rank r's signatures are termOf[sigOff[r]:sigOff[r+1]]
+	termOf    []int32 // term id of each signature, in the vector's hash order
+	df        []int32 // document frequency of each term within the group
+	listOff   []int32 // term t's inverted list is lists[listOff[t]:listOff[t+1]]
+	lists     []int32 // ranks, ascending (= descending |d|)
+}
+
+// builder holds a worker's reusable scratch for building groups: the
+// open-addressing signature dictionary.
+type builder struct {
+	keys []uint64
+	vals []int32 // term id + 1; 0 = empty slot
+}
+
+type member struct {
+	pos    int32
+	length int32
+	guest  bool
+}
+
+// build indexes one group. docs/lens are the corpus.
+func (b *builder) build(docs []spotsig.Vector, lens []int, spec groupSpec, tau float64, prune bool) *group {
+	n := spec.size()
+	ms := make([]member, 0, n)
+	for _, i := range spec.home {
+		ms = append(ms, member{pos: i, length: int32(lens[i])})
+	}
+	for _, i := range spec.guests {
+		ms = append(ms, member{pos: i, length: int32(lens[i]), guest: true})
+	}
+	slices.SortFunc(ms, func(a, b member) int {
+		if c := cmp.Compare(b.length, a.length); c != 0 {
+			return c
+		}
+		if a.guest != b.guest {
+			if a.guest {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(a.pos, b.pos)
+	})
+	g := &group{
+		tau: tau, prune: prune,
+		vecs:      make([]spotsig.Vector, n),
+		lens:      make([]int32, n),
+		pos:       make([]int32, n),
+		guest:     make([]bool, n),
+		firstHome: int32(n),
+		sigOff:    make([]int32, n+1),
+	}
+	total := 0
+	for r, m := range ms {
+		g.vecs[r] = docs[m.pos]
+		g.lens[r] = m.length
+		g.pos[r] = m.pos
+		g.guest[r] = m.guest
+		if !m.guest && g.firstHome == int32(n) {
+			g.firstHome = int32(r)
+		}
+		g.sigOff[r] = int32(total)
+		total += len(g.vecs[r].Hashes)
+	}
+	g.sigOff[n] = int32(total)
+
+	// Signature dictionary: linear probing, table at least twice the number
+	// of signature occurrences (an upper bound on distinct signatures).
+	size := 16
+	for size < 2*total {
+		size <<= 1
+	}
+	if cap(b.keys) < size {
+		b.keys = make([]uint64, size)
+		b.vals = make([]int32, size)
+	} else {
+		b.keys = b.keys[:size]
+		b.vals = b.vals[:size]
+		clear(b.vals)
+	}
+	mask := uint64(size - 1)
+	shift := 64 - uint(bitsLen(size-1))
+	g.termOf = make([]int32, total)
+	df := make([]int32, 0, total/4+16)
+	for r := range n {
+		off := g.sigOff[r]
+		for j, h := range g.vecs[r].Hashes {
+			slot := (h * 0x9E3779B97F4A7C15) >> shift & mask
+			for {
+				v := b.vals[slot]
+				if v == 0 {
+					b.keys[slot] = h
+					df = append(df, 0)
+					b.vals[slot] = int32(len(df))
+					v = int32(len(df))
+				} else if b.keys[slot] != h {
+					slot = (slot + 1) & mask
+					continue
+				}
+				t := v - 1
+				g.termOf[off+int32(j)] = t
+				df[t]++
+				break
+			}
+		}
+	}
+	g.df = df
+	g.listOff = make([]int32, len(df)+1)
+	for t, c := range df {
+		g.listOff[t+1] = g.listOff[t] + c
+	}
+	g.lists = make([]int32, total)
+	cur := make([]int32, len(df))
+	copy(cur, g.listOff[:len(df)])
+	for r := range n {
+		for _, t := range g.termOf[g.sigOff[r]:g.sigOff[r+1]] {
+			g.lists[cur[t]] = int32(r)
+			cur[t]++
+		}
+	}
+	return g
+}
+
+func bitsLen(x int) int {
+	n := 0
+	for x > 0 {
+		n++
+		x >>= 1
+	}
+	return n
+}
+
+// scratch is a worker's per-query state: checked_i as generation stamps and
+// the signature visiting order.
+type scratch struct {
+	stamp []uint32
+	gen   uint32
+	order []uint64
+	pairs []Pair
+}
+
+func (s *scratch) reset(n int) {
+	if len(s.stamp) < n {
+		s.stamp = make([]uint32, n)
+		s.gen = 0
+	}
+	s.gen++
+	if s.gen == 0 {
+		clear(s.stamp)
+		s.gen = 1
+	}
+}
+
+// query runs Algorithm 1 for the document of rank q, appending its pairs
+// with documents of smaller rank to s.pairs.
+func (g *group) query(q int32, s *scratch) {
+	isGuest := g.guest[q]
+	if isGuest && q < g.firstHome {
+		return // only guests rank before it: nothing it may be paired with
+	}
+	s.reset(len(g.lens))
+	L := int(g.lens[q])
+	d := g.vecs[q]
+	terms := g.termOf[g.sigOff[q]:g.sigOff[q+1]]
+	tau := g.tau
+
+	// Line 5: visit signatures by ascending document frequency in the group.
+	order := s.order[:0]
+	for j, t := range terms {
+		order = append(order, uint64(g.df[t])<<32|uint64(j))
+	}
+	slices.Sort(order)
+	s.order = order
+
+	delta1 := 0
+	for _, key := range order {
+		j := int(uint32(key))
+		list := g.lists[g.listOff[terms[j]]:g.listOff[terms[j]+1]]
+		start := 0
+		if g.prune {
+			// Lines 15–16: skip the prefix of documents too long for bound (*).
+			num := L - delta1
+			start = sort.Search(len(list), func(i int) bool {
+				return reaches(num, int(g.lens[list[i]])+delta1, tau)
+			})
+		}
+		for _, r := range list[start:] {
+			if r >= q {
+				break // lines 17–18: the rest are not longer than d
+			}
+			if s.stamp[r] == s.gen {
+				continue // line 13: checked_i
+			}
+			s.stamp[r] = s.gen
+			if isGuest && g.guest[r] {
+				continue // guest–guest: not this group's pair
+			}
+			var sim float64
+			var ok bool
+			if g.prune {
+				sim, ok = jaccardAtLeast(d, g.vecs[r], L, int(g.lens[r]), tau)
+			} else {
+				sim = WeightedJaccard(d, g.vecs[r])
+				ok = sim >= tau
+			}
+			if ok {
+				a, b := g.pos[q], g.pos[r]
+				if a > b {
+					a, b = b, a
+				}
+				s.pairs = append(s.pairs, Pair{A: int(a), B: int(b), Jaccard: sim})
+			}
+		}
+		delta1 += int(d.Freqs[j])
+		// Lines 25–26: no unseen document can reach τ any more.
+		if g.prune && !reaches(L-delta1, L+delta1, tau) {
+			break
+		}
+	}
+}
+
+// run builds and matches all groups on m.workers goroutines. Groups are
+// taken largest first; a worker that finds no group left to build helps
+// matching the queries of groups already built, in chunks.
+func (m *Matcher) run(docs []spotsig.Vector, lens []int, specs []groupSpec, tau float64) []Pair {
+	order := make([]int, 0, len(specs))
+	for i, s := range specs {
+		if len(s.home) > 0 && s.size() > 1 {
+			order = append(order, i)
+		}
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(specs[b].size(), specs[a].size()) })
+
+	const chunk = 64
+	type active struct {
+		g    *group
+		next int32
+	}
+	var (
+		mu       sync.Mutex
+		cond     = sync.NewCond(&mu)
+		nextSpec int
+		building int
+		queue    []*active
+	)
+	// take returns the next piece of work: a chunk of queries or a group to
+	// build; ok=false when everything is handed out.
+	take := func() (a *active, lo, hi int32, spec int, ok bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		for {
+			for len(queue) > 0 {
+				a = queue[0]
+				n := int32(len(a.g.lens))
+				if a.next >= n {
+					queue = queue[1:]
+					continue
+				}
+				lo = a.next
+				hi = min(n, lo+chunk)
+				a.next = hi
+				return a, lo, hi, -1, true
+			}
+			if nextSpec < len(order) {
+				spec = order[nextSpec]
+				nextSpec++
+				building++
+				return nil, 0, 0, spec, true
+			}
+			if building == 0 {
+				return nil, 0, 0, -1, false
+			}
+			cond.Wait()
+		}
+	}
+	results := make([][]Pair, m.workers)
+	var wg sync.WaitGroup
+	for w := range m.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var b builder
+			var s scratch
+			for {
+				a, lo, hi, spec, ok := take()
+				if !ok {
+					break
+				}
+				if a == nil {
+					g := b.build(docs, lens, specs[spec], tau, m.prune)
+					mu.Lock()
+					queue = append(queue, &active{g: g})
+					building--
+					cond.Broadcast()
+					mu.Unlock()
+					continue
+				}
+				for q := lo; q < hi; q++ {
+					a.g.query(q, &s)
+				}
+			}
+			results[w] = s.pairs
+		}()
+	}
+	wg.Wait()
+	var out []Pair
+	for _, r := range results {
+		out = append(out, r...)
+	}
+	sortPairs(out)
+	return out
+}
+
+// sortPairs orders pairs by (A, B).
+func sortPairs(p []Pair) {
+	slices.SortFunc(p, func(x, y Pair) int {
+		if c := cmp.Compare(x.A, y.A); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.B, y.B)
+	})
+}
