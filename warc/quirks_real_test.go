@@ -2,6 +2,8 @@ package warc
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
 	"testing"
 )
 
@@ -78,4 +80,45 @@ func TestRealQuirks(t *testing.T) {
 			t.Errorf("revisits = %d, the file has 55", n)
 		}
 	})
+}
+
+// TestRealTruncatedGzip cuts the real ukwa "truncated" file (which itself
+// ends on a member boundary) inside later members and checks that reading
+// finishes with every complete member's record plus one "truncated" record
+// at the offset of the cut member. Complete members are counted with
+// compress/gzip directly, independently of ReadFile.
+func TestRealTruncatedGzip(t *testing.T) {
+	data := realFile(t, "ukwa-discovery__IAH-20080430204825-00000-blackbook-truncated.warc.gz")
+	for _, cut := range []int{len(data) - 1, 20000, 5000, 463 + 5} {
+		in := data[:cut]
+		whole := 0
+		lastStart := int64(0)
+		r := bytes.NewReader(in)
+		for {
+			start := int64(len(in) - r.Len())
+			z, err := gzip.NewReader(r)
+			if err != nil {
+				lastStart = start
+				break
+			}
+			z.Multistream(false)
+			if _, err := io.Copy(io.Discard, z); err != nil {
+				lastStart = start
+				break
+			}
+			whole++
+		}
+		recs := readAll(t, in, Options{})
+		if len(recs) != whole+1 {
+			t.Fatalf("cut at %d: %d records, want %d whole members + 1", cut, len(recs), whole)
+		}
+		for _, r := range recs[:whole] {
+			if r.Skip == SkipTruncated || r.Skip == SkipUnreadable {
+				t.Errorf("cut at %d: record at %d: %s", cut, r.Offset, r.Skip)
+			}
+		}
+		if last := recs[whole]; last.Skip != SkipTruncated || last.Offset != lastStart {
+			t.Errorf("cut at %d: last record %+v, want truncated at %d", cut, brief(last), lastStart)
+		}
+	}
 }

@@ -258,6 +258,12 @@ func (rd *fileReader) readRecord(member, start int64) {
 	b := &blockReader{s: s, n: cl}
 	rd.classify(&rec, b, wf.Get(gowarc.ContentType))
 	b.discardRest()
+	if !b.short && !s.skipBlank() && s.src.err == io.ErrUnexpectedEOF {
+		// The file ends right after this record, inside its gzip member
+		// (e.g. the member trailer is cut): the truncation belongs to this
+		// record rather than to a stretch of its own.
+		b.short = true
+	}
 	if b.short {
 		rec.Skip, rec.Detail = rd.endReason(member)
 		rec.Payload, rec.HTTPStatus = nil, 0
