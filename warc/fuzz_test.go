@@ -87,8 +87,8 @@ func FuzzReadFile(f *testing.F) {
 			if (r.Skip == "") != (len(r.Payload) > 0) {
 				t.Fatalf("record %d: Skip %q with %d payload bytes", i, r.Skip, len(r.Payload))
 			}
-			if int64(len(r.Payload)) > fuzzOptions.MaxPayloadBytes {
-				t.Fatalf("record %d: payload of %d bytes over the cap", i, len(r.Payload))
+			if int64(len(r.Payload)) > fuzzOptions.MaxPayloadBytes || cap(r.Payload) > 2*len(r.Payload)+64<<10 {
+				t.Fatalf("record %d: payload of %d bytes (capacity %d), cap %d", i, len(r.Payload), cap(r.Payload), fuzzOptions.MaxPayloadBytes)
 			}
 			if r.File != "fuzz" || r.Offset < last || r.Offset > int64(len(data)) || r.InnerOffset < 0 {
 				t.Fatalf("record %d: File %q Offset %d/%d after %d (input %d bytes)", i, r.File, r.Offset, r.InnerOffset, last, len(data))
