@@ -116,3 +116,33 @@ func TestIOErrorIsReturned(t *testing.T) {
 		}
 	}
 }
+
+// TestNoRecords checks inputs that hold no record at all: nothing is
+// emitted for empty or blank input (there is nothing to account for), and
+// one unreadable stretch for bytes that are neither.
+func TestNoRecords(t *testing.T) {
+	tests := []struct {
+		name  string
+		input []byte
+		want  []string
+	}{
+		{"empty", nil, nil},
+		{"blank lines", []byte("\r\n\r\n\n \t\n"), nil},
+		{"empty gzip member", gzipBytes(nil), nil},
+		{"text", []byte("hello, world\n"), []string{SkipUnreadable}},
+		{"gzip magic only", []byte{0x1f, 0x8b}, []string{SkipTruncated}},
+		{"version line only", []byte("WARC/1.0\r\n"), []string{SkipTruncated}},
+	}
+	for _, tt := range tests {
+		var got []string
+		if err := ReadFile(bytes.NewReader(tt.input), "f", Options{}, func(r Record) error {
+			got = append(got, r.Skip)
+			return nil
+		}); err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("%s: skips %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
