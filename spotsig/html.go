@@ -289,31 +289,37 @@ func (w *textWriter) last() byte {
 	return w.dst[len(w.dst)-1]
 }
 
-// write appends text, collapsing white space and replacing invalid UTF-8.
+// write appends text, collapsing white space and replacing invalid UTF-8,
+// and stops at the cap (never cutting a rune).
 func (w *textWriter) write(text []byte) {
 	if w.full {
 		return
 	}
-	if room := w.max - (len(w.dst) - w.start); len(text) > room {
-		w.full = true
-		text = text[:room]
-		// Do not cut a rune in half.
-		if j := lastRuneStart(text); j >= 0 && !utf8.FullRune(text[j:]) {
-			text = text[:j]
-		}
-	}
+	room := w.max - (len(w.dst) - w.start)
+	// Each input byte yields at most 3 output bytes (U+FFFD for one
+	// invalid byte); below that bound no cap check is needed per byte.
+	checked := len(text)*3 > room
 	last := w.last()
 	space := last == ' ' || last == '\n'
 	dst := w.dst
+	limit := w.start + w.max
 	for i := 0; i < len(text); {
 		c := text[i]
 		if c < utf8.RuneSelf {
 			if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v' {
 				if !space {
+					if checked && len(dst)+1 > limit {
+						w.full = true
+						break
+					}
 					dst = append(dst, ' ')
 					space = true
 				}
 			} else {
+				if checked && len(dst)+1 > limit {
+					w.full = true
+					break
+				}
 				dst = append(dst, c)
 				space = false
 			}
@@ -321,26 +327,25 @@ func (w *textWriter) write(text []byte) {
 			continue
 		}
 		r, size := utf8.DecodeRune(text[i:])
+		rb := text[i : i+size]
 		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, "\uFFFD"...)
-			w.replaced++
-		} else {
-			dst = append(dst, text[i:i+size]...)
+			rb = replacementChar
 		}
+		if checked && len(dst)+len(rb) > limit {
+			w.full = true
+			break
+		}
+		if size == 1 {
+			w.replaced++
+		}
+		dst = append(dst, rb...)
 		space = false
 		i += size
 	}
 	w.dst = dst
 }
 
-func lastRuneStart(b []byte) int {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(b[i]) {
-			return i
-		}
-	}
-	return -1
-}
+var replacementChar = []byte("\uFFFD")
 
 // lineBreak ends the current line (block boundary).
 func (w *textWriter) lineBreak() {
