@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httputil"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,7 +48,7 @@ func (rd *fileReader) readBlockPayload(rec *Record, b *blockReader, wct string) 
 	if rec.ContentType == "" {
 		rec.ContentType = mediaType(http.DetectContentType(b.peek(512)))
 	}
-	if !rd.isDocumentType(rec.ContentType) {
+	if !slices.Contains(rd.opts.BlockMediaTypes, rec.ContentType) {
 		rec.Skip = SkipNotHTML
 		return
 	}
@@ -89,7 +90,7 @@ func (rd *fileReader) readHTTP(rec *Record, b *blockReader) {
 	if rec.ContentType == "" && h.contentEncoding == "" && !isChunked(h.transferEncoding) {
 		rec.ContentType = mediaType(http.DetectContentType(b.peek(512)))
 	}
-	if !rd.isDocumentType(rec.ContentType) {
+	if !slices.Contains(rd.opts.MediaTypes, rec.ContentType) {
 		rec.Skip = SkipNotHTML
 		return
 	}
@@ -194,16 +195,6 @@ func joinField(a, b string) string {
 func mediaType(ct string) string {
 	mt, _, _ := strings.Cut(ct, ";")
 	return strings.ToLower(strings.TrimSpace(mt))
-}
-
-// isDocumentType reports whether a media type is one of Options.MediaTypes.
-func (rd *fileReader) isDocumentType(mt string) bool {
-	for _, t := range rd.opts.MediaTypes {
-		if mt == t {
-			return true
-		}
-	}
-	return false
 }
 
 func isChunked(te string) bool { return strings.Contains(strings.ToLower(te), "chunked") }

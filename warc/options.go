@@ -42,14 +42,25 @@ type Options struct {
 	// record in progress) and resumes at the next gzip member header.
 	MaxMemberBytes int64
 	// MediaTypes lists the payload media types (lower case, no parameters)
-	// that make a document candidate; nil means DefaultMediaTypes. A
-	// record of any other type is skipped as "not-html".
+	// of response records that make a document candidate; nil means
+	// DefaultMediaTypes. A response of any other type is skipped as
+	// "not-html".
 	MediaTypes []string
+	// BlockMediaTypes does the same for resource and conversion records,
+	// whose block is the document itself (WARC 1.1 §6.4, §6.6); nil means
+	// DefaultBlockMediaTypes.
+	BlockMediaTypes []string
 }
 
-// DefaultMediaTypes are the media types of document candidates: HTML,
-// XHTML and plain text.
-var DefaultMediaTypes = []string{"text/html", "application/xhtml+xml", "text/plain"}
+// DefaultMediaTypes are the media types of response records that are
+// document candidates: HTML and XHTML pages. Plain-text responses (robots.txt,
+// sitemaps, logs) are crawl plumbing, not pages, and are skipped.
+var DefaultMediaTypes = []string{"text/html", "application/xhtml+xml"}
+
+// DefaultBlockMediaTypes are the media types of resource and conversion
+// records that are document candidates: HTML, XHTML and plain text (a
+// conversion record typically holds the text extracted from a page).
+var DefaultBlockMediaTypes = []string{"text/html", "application/xhtml+xml", "text/plain"}
 
 // DefaultOptions returns Options with every cap set to its default.
 func DefaultOptions() Options {
@@ -71,6 +82,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MediaTypes == nil {
 		o.MediaTypes = DefaultMediaTypes
+	}
+	if o.BlockMediaTypes == nil {
+		o.BlockMediaTypes = DefaultBlockMediaTypes
 	}
 	return o
 }

@@ -13,7 +13,7 @@ const (
 	SkipUnknownType  = "unknown-type" // WARC-Type missing or not defined by the spec
 
 	// Records of a document type whose content is not a usable page.
-	SkipNotHTML       = "not-html"       // media type not text/html, application/xhtml+xml or text/plain
+	SkipNotHTML       = "not-html"       // media type not a document type (Options.MediaTypes, BlockMediaTypes)
 	SkipBinaryPayload = "binary-payload" // labelled as text but the bytes sniff as a binary format
 	SkipHTTPStatus    = "http-status"    // HTTP status outside 200–299
 	SkipHTTPMalformed = "http-malformed" // no parseable HTTP status line, or HTTP header over MaxHeaderBytes
