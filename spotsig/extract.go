@@ -156,6 +156,18 @@ func (e *Extractor) IsStopword(word string) bool {
 	return ok
 }
 
+// maxPooledTokens bounds the scratch kept for reuse: a scratch that grew
+// beyond it (a huge document) is left to the garbage collector, so one
+// outlier does not pin its memory in every pool slot.
+const maxPooledTokens = 1 << 18
+
+func (e *Extractor) release(s *scratch) {
+	if cap(s.ends) > maxPooledTokens || cap(s.arena) > 8*maxPooledTokens || cap(s.text) > 8*maxPooledTokens || cap(s.hashes) > maxPooledTokens {
+		return
+	}
+	e.scratch.Put(s)
+}
+
 // scratch is the per-call working memory of an extraction, reused via the
 // Extractor's pool.
 type scratch struct {
@@ -263,7 +275,7 @@ func (e *Extractor) walk(s *scratch, st *ExtractStats, visit func(a *antecedentS
 // non-stopword yields the empty Vector.
 func (e *Extractor) Extract(text []byte) (Vector, ExtractStats) {
 	s := e.scratch.Get().(*scratch)
-	defer e.scratch.Put(s)
+	defer e.release(s)
 	var st ExtractStats
 	v := e.extract(s, text, &st)
 	return v, st
@@ -322,7 +334,7 @@ func compactVector(hashes []uint64) Vector {
 // counts, under the same caps.
 func (e *Extractor) Signatures(text []byte) []string {
 	s := e.scratch.Get().(*scratch)
-	defer e.scratch.Put(s)
+	defer e.release(s)
 	var st ExtractStats
 	e.scan(s, text, &st)
 	var out []string
@@ -359,7 +371,7 @@ func (e *Extractor) ExtractPayload(payload []byte, contentType string) (Vector, 
 		return Vector{}, st, err
 	}
 	s := e.scratch.Get().(*scratch)
-	defer e.scratch.Put(s)
+	defer e.release(s)
 	s.text, err = appendPayloadText(s.text[:0], payload, contentType, kind, &e.cfg, &st.Text)
 	if err != nil {
 		return Vector{}, st, err
