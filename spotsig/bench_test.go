@@ -5,7 +5,8 @@ import (
 )
 
 // benchPages is a fixed sample of real pages: the first 300 response
-// records of the gold set (about 7 MB of raw HTML in several charsets).
+// records of the gold set (31.6 MB of raw HTML: 254 utf-8, 37 iso-8859-1,
+// 9 windows-1252 pages).
 func benchPages(b *testing.B) ([]page, int64) {
 	pages := readGoldPages(b, 300, nil)
 	var n int64
