@@ -209,11 +209,27 @@ type group struct {
 	lists     []int32 // ranks, ascending (= descending |d|)
 }
 
-// builder holds a worker's reusable scratch for building groups: the
-// open-addressing signature dictionary.
+// builder holds a worker's reusable scratch for building groups.
 type builder struct {
-	keys []uint64
-	vals []int32 // term id + 1; 0 = empty slot
+	occ   []occurrence // signature occurrences grouped by bucket
+	count []int32      // per bucket
+	keys  []uint64     // bucket-local open-addressing table
+	vals  []int32      // local term id + 1; 0 = empty
+	local []int32      // local term id of each occurrence of the bucket
+	ldf   []int32      // local document frequencies
+}
+
+// bucketTarget is the number of signature occurrences per radix bucket, so
+// that a bucket's dictionary (2× that many slots of 12 bytes) stays in L2.
+const bucketTarget = 4096
+
+const mixK = 0x9E3779B97F4A7C15 // Fibonacci hashing multiplier
+
+// occurrence is one signature occurrence of a group's document during the
+// build: the mixed hash, its position in group.termOf and the rank.
+type occurrence struct {
+	m    uint64
+	p, r int32
 }
 
 type member struct {
@@ -267,61 +283,134 @@ func (b *builder) build(docs []spotsig.Vector, lens []int, spec groupSpec, tau f
 	}
 	g.sigOff[n] = int32(total)
 
-	// Signature dictionary: linear probing, table at least twice the number
-	// of signature occurrences (an upper bound on distinct signatures).
-	size := 16
-	for size < 2*total {
-		size <<= 1
+	// Signature dictionary and inverted lists. Occurrences are radix-split
+	// by the top bits of their mixed hash into buckets of ~bucketTarget
+	// (a stable scatter, so each bucket keeps rank order); each bucket then
+	// gets a small, cache-resident hash table that numbers its distinct
+	// signatures, counts their document frequency and lays out their lists.
+	// A signature lives in exactly one bucket, so term ids are bucket base +
+	// local id, and every list comes out sorted by rank.
+	nb := 1
+	for nb*bucketTarget < total {
+		nb <<= 1
 	}
-	if cap(b.keys) < size {
-		b.keys = make([]uint64, size)
-		b.vals = make([]int32, size)
-	} else {
-		b.keys = b.keys[:size]
-		b.vals = b.vals[:size]
-		clear(b.vals)
+	bbits := uint(bitsLen(nb - 1))
+	b.count = grow(b.count, nb+1)
+	clear(b.count)
+	for r := range n {
+		for _, h := range g.vecs[r].Hashes {
+			b.count[bucketOf(h, bbits)+1]++
+		}
 	}
-	mask := uint64(size - 1)
-	shift := 64 - uint(bitsLen(size-1))
-	g.termOf = make([]int32, total)
-	df := make([]int32, 0, total/4+16)
+	for i := 1; i <= nb; i++ {
+		b.count[i] += b.count[i-1]
+	}
+	if cap(b.occ) < total {
+		b.occ = make([]occurrence, total)
+	}
+	occ := b.occ[:total]
+	cur := b.count[:nb] // cursors; count[i] ends as the start of bucket i+1
 	for r := range n {
 		off := g.sigOff[r]
 		for j, h := range g.vecs[r].Hashes {
-			slot := (h * 0x9E3779B97F4A7C15) >> shift & mask
-			for {
-				v := b.vals[slot]
-				if v == 0 {
-					b.keys[slot] = h
-					df = append(df, 0)
-					b.vals[slot] = int32(len(df))
-					v = int32(len(df))
-				} else if b.keys[slot] != h {
-					slot = (slot + 1) & mask
-					continue
-				}
-				t := v - 1
-				g.termOf[off+int32(j)] = t
-				df[t]++
-				break
-			}
+			m := h * mixK
+			k := bucketOf(h, bbits)
+			c := cur[k]
+			occ[c] = occurrence{m, off + int32(j), int32(r)}
+			cur[k] = c + 1
 		}
 	}
-	g.df = df
-	g.listOff = make([]int32, len(df)+1)
-	for t, c := range df {
-		g.listOff[t+1] = g.listOff[t] + c
-	}
+	// Now count[k] is the end of bucket k (and the start of k+1).
+	g.termOf = make([]int32, total)
 	g.lists = make([]int32, total)
-	cur := make([]int32, len(df))
-	copy(cur, g.listOff[:len(df)])
-	for r := range n {
-		for _, t := range g.termOf[g.sigOff[r]:g.sigOff[r+1]] {
-			g.lists[cur[t]] = int32(r)
-			cur[t]++
-		}
+	g.df = make([]int32, 0, total/2+16)
+	g.listOff = make([]int32, 1, total/2+17)
+	start := int32(0)
+	for k := range nb {
+		end := b.count[k]
+		b.bucket(g, start, end, bbits)
+		start = end
 	}
 	return g
+}
+
+// bucketOf returns the radix bucket of signature hash h.
+func bucketOf(h uint64, bbits uint) int {
+	if bbits == 0 {
+		return 0
+	}
+	return int((h * mixK) >> (64 - bbits))
+}
+
+// bucket numbers the distinct signatures of occurrences [s, e) (one radix
+// bucket, in rank order), appends their document frequencies and list
+// offsets to g, and writes their term ids and inverted lists.
+func (b *builder) bucket(g *group, s, e int32, bbits uint) {
+	n := int(e - s)
+	if n == 0 {
+		return
+	}
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	b.keys = growU(b.keys, size)
+	b.vals = grow(b.vals, size)
+	clear(b.vals)
+	b.local = grow(b.local, n)
+	b.ldf = b.ldf[:0]
+	mask := uint64(size - 1)
+	tshift := 64 - bbits - uint(bitsLen(size-1))
+	for i := range n {
+		m := b.occ[int(s)+i].m
+		slot := (m >> tshift) & mask
+		for {
+			v := b.vals[slot]
+			if v == 0 {
+				b.keys[slot] = m
+				b.ldf = append(b.ldf, 0)
+				v = int32(len(b.ldf))
+				b.vals[slot] = v
+			} else if b.keys[slot] != m {
+				slot = (slot + 1) & mask
+				continue
+			}
+			b.local[i] = v - 1
+			b.ldf[v-1]++
+			break
+		}
+	}
+	base := int32(len(g.df))
+	g.df = append(g.df, b.ldf...)
+	// Turn local df into list cursors, extending listOff.
+	pos := g.listOff[len(g.listOff)-1]
+	for t, c := range b.ldf {
+		b.ldf[t] = pos
+		pos += c
+		g.listOff = append(g.listOff, pos)
+	}
+	for i := range n {
+		t := b.local[i]
+		c := b.ldf[t]
+		o := &b.occ[int(s)+i]
+		g.lists[c] = o.r
+		b.ldf[t] = c + 1
+		g.termOf[o.p] = base + t
+	}
+}
+
+func grow(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
+}
+
+func growU(s []uint64, n int) []uint64 {
+	if cap(s) < n {
+		return make([]uint64, n)
+	}
+	return s[:n]
 }
 
 func bitsLen(x int) int {
@@ -368,16 +457,36 @@ func (g *group) query(q int32, s *scratch) {
 	tau := g.tau
 
 	// Line 5: visit signatures by ascending document frequency in the group.
+	// Every finished list adds at least 1 to δ1 and line 26 stops once δ1
+	// exceeds maxDelta, so at most maxDelta+1 lists are visited: when that is
+	// a handful, select them one by one instead of sorting all of d's
+	// signatures. Without pruning the order does not matter.
 	order := s.order[:0]
 	for j, t := range terms {
 		order = append(order, uint64(g.df[t])<<32|uint64(j))
 	}
-	slices.Sort(order)
 	s.order = order
+	lazy := !g.prune
+	if g.prune {
+		if maxDelta(L, tau) < 8 {
+			lazy = true
+		} else {
+			slices.Sort(order)
+		}
+	}
 
 	delta1 := 0
-	for _, key := range order {
-		j := int(uint32(key))
+	for i := range order {
+		if lazy && g.prune {
+			m := i
+			for k := i + 1; k < len(order); k++ {
+				if order[k] < order[m] {
+					m = k
+				}
+			}
+			order[i], order[m] = order[m], order[i]
+		}
+		j := int(uint32(order[i]))
 		list := g.lists[g.listOff[terms[j]]:g.listOff[terms[j]+1]]
 		start := 0
 		if g.prune {
@@ -420,6 +529,24 @@ func (g *group) query(q int32, s *scratch) {
 			break
 		}
 	}
+}
+
+// maxDelta returns the largest δ1 for which a document of length L can still
+// reach tau with an unseen, not shorter document: the largest δ with
+// reaches(L−δ, L+δ), or -1 if none (line 26 of Algorithm 1).
+func maxDelta(L int, tau float64) int {
+	d := 0
+	if tau > 0 {
+		// (L−δ)/(L+δ) ≥ τ  <=>  δ ≤ L(1−τ)/(1+τ); fix rounding exactly.
+		d = max(int(float64(L)*(1-tau)/(1+tau)), 0)
+	}
+	for d >= 0 && !reaches(L-d, L+d, tau) {
+		d--
+	}
+	for d+1 <= L && reaches(L-d-1, L+d+1, tau) {
+		d++
+	}
+	return d
 }
 
 // run builds and matches all groups on m.workers goroutines. Groups are
