@@ -68,8 +68,9 @@ func shared(a, b Vector) int {
 
 // The weakness of a plain upper bound: in a corpus of 1000 documents a
 // signature held by 2 has idf = 1 - log 2/log 1000 ≈ 0.90 > 0.85, so the
-// paper's range drops all three signatures the copies share. The default
-// range keeps them and still drops the df = 1 signatures.
+// paper's range drops all three signatures the copies share. KeepShared
+// with the same Max keeps them and still drops the df = 1 signatures; the
+// default range keeps everything.
 func TestIDFUpperBoundWeakness(t *testing.T) {
 	docs := corpusWithRarePair(1000)
 	if idf := NormalizedIDF(2, 1000); idf <= 0.85 {
@@ -79,21 +80,23 @@ func TestIDFUpperBoundWeakness(t *testing.T) {
 	if got := shared(paper[0], paper[1]); got != 0 {
 		t.Fatalf("paper range: copies share %d signatures after filtering; the weakness should drop all 3", got)
 	}
-	def := FilterIDF(docs, DefaultIDFRange)
-	if got := shared(def[0], def[1]); got != 4 {
-		t.Fatalf("default range: copies share %d signatures, want 4 (3 rare + 1 common)", got)
+	guarded := FilterIDF(docs, IDFRange{Min: 0, Max: 0.85, KeepShared: true})
+	if got := shared(guarded[0], guarded[1]); got != 4 {
+		t.Fatalf("Max 0.85 with KeepShared: copies share %d signatures, want 4 (3 rare + 1 common)", got)
 	}
 	// df = 1 signatures are gone, the df = N one is kept (Min = 0).
-	if def[0].Len() != 4 || def[5].Len() != 1 {
-		t.Fatalf("default range: |d0| = %d, |d5| = %d; want 4 and 1", def[0].Len(), def[5].Len())
+	if guarded[0].Len() != 4 || guarded[5].Len() != 1 {
+		t.Fatalf("Max 0.85 with KeepShared: |d0| = %d, |d5| = %d; want 4 and 1", guarded[0].Len(), guarded[5].Len())
 	}
-	// Max = 1 keeps everything rare, df = 1 included.
-	all := FilterIDF(docs, IDFRange{Min: 0, Max: 1})
-	if all[0].Len() != 6 || all[5].Len() != 3 {
-		t.Fatalf("Max=1: |d0| = %d, |d5| = %d; want 6 and 3", all[0].Len(), all[5].Len())
+	def := FilterIDF(docs, DefaultIDFRange)
+	if got := shared(def[0], def[1]); got != 4 {
+		t.Fatalf("default range: copies share %d signatures, want 4", got)
+	}
+	if def[0].Len() != 6 || def[5].Len() != 3 || !DefaultIDFRange.KeepsAll() {
+		t.Fatalf("default range: |d0| = %d, |d5| = %d; want everything kept (6 and 3)", def[0].Len(), def[5].Len())
 	}
 	// Input untouched, alignment kept.
-	if docs[0].Len() != 6 || len(def) != len(docs) {
+	if docs[0].Len() != 6 || len(def) != len(docs) || len(paper) != len(docs) {
 		t.Fatal("FilterIDF modified its input or changed the document count")
 	}
 }
