@@ -2,6 +2,8 @@ package spotsig
 
 import (
 	"hash/fnv"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -220,5 +222,36 @@ func TestConcurrentExtract(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Fatal(e)
+	}
+}
+
+func TestParseSpotSet(t *testing.T) {
+	got, err := ParseSpotSet("the(2,3), a(2,3),is(3,1)\n# comment\nIS(2,1) , the(2,3),\n\nan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Antecedent{{"the", 2, 3}, {"a", 2, 3}, {"is", 3, 1}, {"is", 2, 1}, {"an", DefaultDistance, DefaultChain}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("ParseSpotSet = %v, want %v", got, want)
+	}
+	path := filepath.Join(t.TempDir(), "spots.txt")
+	if err := os.WriteFile(path, []byte("the(1,2)\nis"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err = ParseSpotSet("@" + path)
+	if err != nil || !slices.Equal(got, []Antecedent{{"the", 1, 2}, {"is", DefaultDistance, DefaultChain}}) {
+		t.Fatalf("ParseSpotSet(@file) = %v, %v", got, err)
+	}
+	for _, bad := range []string{"", "# only a comment", "the(1,2", "the(1)", "the(a,b)", "the(0,2)", "the(1,-1)", "two words", "the(1,2,3)", "@/nonexistent/file"} {
+		if _, err := ParseSpotSet(bad); err == nil {
+			t.Errorf("ParseSpotSet(%q) accepted", bad)
+		}
+	}
+	if langs := Languages(); !slices.Contains(langs, "en") {
+		t.Errorf("Languages() = %v, want en among them", langs)
+	}
+	sw, err := Stopwords("en")
+	if err != nil || len(sw) != 570 { // SMART: 571 lines, "would" twice
+		t.Errorf("English stopwords: %d words, %v; want the 570 distinct words of SMART's 571-line list", len(sw), err)
 	}
 }

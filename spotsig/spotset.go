@@ -33,11 +33,11 @@ var ErrSpotSet = errors.New("spotsig: bad spot set")
 // as "the(2,3),a(2,3),is(3,1)". Entries are separated by commas or newlines;
 // a bare word ("the") takes DefaultDistance and DefaultChain; words are
 // lower-cased; blank entries and lines starting with '#' are ignored. A
-// spec starting with '@' names a file in that same format ("@path"). A word
-// listed twice keeps its first entry's parameters only if both agree;
-// otherwise both are kept (two spot signature types for one antecedent, as
-// in §3.1's "is(3,1) and is(2,1)"). Errors wrap ErrSpotSet (or are the
-// file's read error); an empty set is an error.
+// spec starting with '@' names a file in that same format ("@path"). An
+// entry repeated exactly is kept once; one word with different (d,c) gives
+// several spot signature types for that antecedent, as in §3.1's "is(3,1)
+// and is(2,1)". Errors wrap ErrSpotSet (or are the file's read error); an
+// empty set is an error.
 func ParseSpotSet(spec string) ([]Antecedent, error) {
 	if strings.HasPrefix(spec, "@") {
 		b, err := os.ReadFile(spec[1:])
@@ -61,34 +61,11 @@ func parseSpotSet(spec string) ([]Antecedent, error) {
 	seen := map[Antecedent]bool{}
 	for _, line := range strings.Split(spec, "\n") {
 		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
+		if strings.HasPrefix(line, "#") {
 			continue
 		}
-		for len(line) > 0 {
-			// Split at the next comma outside parentheses.
-			depth, cut := 0, len(line)
-			for i := 0; i < len(line); i++ {
-				switch line[i] {
-				case '(':
-					depth++
-				case ')':
-					depth--
-				case ',':
-					if depth == 0 && i < cut {
-						cut = i
-					}
-				}
-				if cut != len(line) {
-					break
-				}
-			}
-			entry := strings.TrimSpace(line[:cut])
-			if cut < len(line) {
-				line = line[cut+1:]
-			} else {
-				line = ""
-			}
-			if entry == "" {
+		for _, entry := range splitEntries(line) {
+			if entry = strings.TrimSpace(entry); entry == "" {
 				continue
 			}
 			a, err := parseAntecedent(entry)
@@ -102,6 +79,26 @@ func parseSpotSet(spec string) ([]Antecedent, error) {
 		}
 	}
 	return set, nil
+}
+
+// splitEntries splits a line at the commas outside parentheses.
+func splitEntries(line string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, line[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, line[start:])
 }
 
 func parseAntecedent(entry string) (Antecedent, error) {
