@@ -41,9 +41,9 @@ const (
 	wordStop    = -1 // stopword that is not an antecedent
 )
 
-// FNV-1a 64-bit (FIPS-free, fixed constants: the same hash on every
-// process and machine, which Beam workers computing signatures
-// independently require).
+// FNV-1a 64-bit with its standard offset basis and prime: no seed, so the
+// same hash on every process and machine, which Beam workers computing
+// signatures independently require.
 const (
 	fnvOffset64 = 14695981039346656037
 	fnvPrime64  = 1099511628211
@@ -60,7 +60,8 @@ func fnvAdd(h uint64, b []byte) uint64 {
 // SignatureHash returns the 64-bit identifier of a spot signature given in
 // its string form "antecedent:word1:word2…" (as Signatures returns it): the
 // FNV-1a 64 hash of those bytes. Extract computes the same value without
-// building the string.
+// building the string. Tokens never contain ':', so the string form, and
+// the hashed bytes, are unambiguous.
 func SignatureHash(sig string) uint64 {
 	h := uint64(fnvOffset64)
 	for i := 0; i < len(sig); i++ {
@@ -162,7 +163,7 @@ func (e *Extractor) IsStopword(word string) bool {
 const maxPooledTokens = 1 << 18
 
 func (e *Extractor) release(s *scratch) {
-	if cap(s.ends) > maxPooledTokens || cap(s.arena) > 8*maxPooledTokens || cap(s.text) > 8*maxPooledTokens || cap(s.hashes) > maxPooledTokens {
+	if cap(s.ends) > maxPooledTokens || cap(s.arena) > 8*maxPooledTokens || cap(s.text) > 8*maxPooledTokens || cap(s.tokbuf) > 8*maxPooledTokens || cap(s.hashes) > maxPooledTokens {
 		return
 	}
 	e.scratch.Put(s)
