@@ -20,6 +20,9 @@ import (
 // "players'" -> "players").
 // Words are lower-cased with the simple case mapping (İ -> i).
 //
+// The soft hyphen U+00AD is ignored ("infor\u00admation" is one word);
+// zero-width (non-)joiners U+200C/U+200D inside a word stay in it.
+//
 // Hyphens (and every other dash) separate words: "week-long" -> "week",
 // "long". Invalid UTF-8 bytes separate words like U+FFFD does.
 //
@@ -116,6 +119,13 @@ func (t *tokenizer) next() ([]byte, bool) {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			// invalid byte: separator
+		case r == '\u00ad': // soft hyphen: invisible, not a break
+			i += size
+			continue
+		case (r == '\u200c' || r == '\u200d') && len(buf) > 0 && !apos: // ZWNJ, ZWJ join inside a word
+			buf = utf8.AppendRune(buf, r)
+			i += size
+			continue
 		case isApostrophe(r): // before IsLetter: U+02BC is a letter (Lm)
 			if len(buf) > 0 && !apos {
 				apos = true

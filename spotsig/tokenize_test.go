@@ -31,6 +31,9 @@ func TestTokenize(t *testing.T) {
 		{"cafe\u0301 हिन्दी", []string{"cafe\u0301", "हिन्दी"}},
 		// Non-breaking space, invalid UTF-8 and U+FFFD separate words.
 		{"a\u00a0b\xffc\ufffdd", []string{"a", "b", "c", "d"}},
+		// Soft hyphen is invisible; ZWNJ stays inside a (Persian) word;
+		// zero-width space separates.
+		{"infor\u00admation می\u200cخواهم a\u200bb", []string{"information", "می\u200cخواهم", "a", "b"}},
 		{"3.5 x_y a/b", []string{"3", "5", "x", "y", "a", "b"}},
 	}
 	for _, c := range cases {
