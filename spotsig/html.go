@@ -76,9 +76,10 @@ func PayloadText(payload []byte, contentType string, opts ...Option) ([]byte, Te
 // a <meta> declaration in the first 1024 bytes (WHATWG rules, via
 // golang.org/x/net/html/charset), else UTF-8 if the payload is valid UTF-8,
 // else windows-1252. One deliberate deviation from the WHATWG rules: a
-// payload labelled windows-1252/iso-8859-1 that is valid UTF-8 and has
-// non-ASCII bytes is read as UTF-8 (mislabelled pages are common; real
-// Latin-1 text is almost never valid UTF-8).
+// payload labelled (or defaulting to) windows-1252/iso-8859-1 whose
+// non-ASCII bytes are nearly all valid UTF-8 sequences (at most one invalid
+// byte per 20) is read as UTF-8 (mislabelled pages are common; real Latin-1
+// text almost never forms valid UTF-8).
 //
 // It streams through the golang.org/x/net/html tokenizer, so deep nesting
 // and unterminated markup cost no more than their bytes. Caps: at most the
@@ -134,7 +135,7 @@ func appendPayloadText(dst, payload []byte, contentType, kind string, cfg *confi
 
 	enc, name, _ := charset.DetermineEncoding(payload, contentType)
 	st.Charset, st.CharsetSource = name, charsetSource(payload, contentType, name)
-	if name == "windows-1252" && st.CharsetSource != "bom" && hasHighBit(payload) && utf8.Valid(payload) {
+	if name == "windows-1252" && st.CharsetSource != "bom" && mostlyUTF8(payload) {
 		st.Charset, st.CharsetSource = "utf-8", "sniff"
 	}
 	if st.Charset == "utf-8" && bytes.HasPrefix(payload, utf8BOM) {
@@ -190,6 +191,30 @@ func charsetSource(payload []byte, contentType, name string) string {
 		return "sniff"
 	}
 	return "default"
+}
+
+// mostlyUTF8 reports whether b has non-ASCII text that is (nearly all)
+// valid UTF-8: at least one multi-byte UTF-8 sequence and at most one
+// invalid byte per 20 valid sequences. Latin-1 text almost never forms
+// valid UTF-8 sequences (a letter in À–ß followed by one in 0x80–0xBF), so
+// this recognises UTF-8 pages labelled (or defaulting to) windows-1252,
+// including those with a few stray Latin-1 bytes.
+func mostlyUTF8(b []byte) bool {
+	valid, invalid := 0, 0
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			invalid++
+		} else {
+			valid++
+		}
+		i += size
+	}
+	return valid > 0 && invalid*20 <= valid
 }
 
 func hasHighBit(b []byte) bool {

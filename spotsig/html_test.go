@@ -116,6 +116,8 @@ func TestCharsets(t *testing.T) {
 		{"bom utf-8", "text/html; charset=iso-8859-1", []byte("\xef\xbb\xbf<p>caf\xc3\xa9</p>"), "café", "utf-8"},
 		{"no label, utf-8", "text/html", []byte("<p>" + strings.Repeat("x", 2000) + " caf\xc3\xa9</p>"), strings.Repeat("x", 2000) + " café", "utf-8"},
 		{"mislabelled latin1 is utf-8", "text/html; charset=iso-8859-1", []byte("<p>caf\xc3\xa9</p>"), "café", "utf-8"},
+		{"mostly utf-8, one stray latin1 byte, no label", "text/html", []byte("<p>" + strings.Repeat("caf\xc3\xa9 ", 30) + "na\xefve</p>"), strings.Repeat("café ", 30) + "na\ufffdve", "utf-8"},
+		{"latin1 with one utf-8-like pair stays latin1", "text/html; charset=iso-8859-1", []byte("<p>\xc3\xa9 caf\xe9 caf\xe9 na\xefve</p>"), "Ã© café café naïve", "windows-1252"},
 		{"invalid utf-8", "text/html; charset=utf-8", []byte("<p>caf\xe9 ok</p>"), "caf\ufffd ok", "utf-8"},
 		{"big5", "text/html; charset=big5", []byte("<p>\xa4\xa4\xa4\xe5</p>"), "中文", "big5"},
 		{"gb2312", "text/html; charset=gb2312", []byte("<p>\xd6\xd0\xce\xc4</p>"), "中文", "gbk"},
