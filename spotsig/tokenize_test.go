@@ -3,6 +3,8 @@ package spotsig
 import (
 	"slices"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 func tokens(text string) []string {
@@ -55,4 +57,27 @@ func TestTokenizeNoAllocPerToken(t *testing.T) {
 	if allocs > 1 {
 		t.Fatalf("Tokenize made %.0f allocations for %d bytes; want at most 1 (its buffer)", allocs, len(text))
 	}
+}
+
+// FuzzTokenize checks the token invariants on arbitrary bytes: every token
+// is non-empty valid UTF-8 made of word characters (letters, digits, marks,
+// inner apostrophes, joiners), and re-tokenizing a token gives itself.
+func FuzzTokenize(f *testing.F) {
+	f.Add([]byte(paperSentence))
+	f.Add([]byte("Don’t 'quote' state-of-the-art ΣΟΦΊΑ cafe\u0301 \xff\xfe"))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		Tokenize(text, func(tok []byte) {
+			if len(tok) == 0 || !utf8.Valid(tok) || tok[0] == '\'' || tok[len(tok)-1] == '\'' {
+				t.Fatalf("bad token %q", tok)
+			}
+			for _, r := range string(tok) {
+				if !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '\'' || r == '\u200c' || r == '\u200d') {
+					t.Fatalf("token %q holds %U", tok, r)
+				}
+			}
+			if again := tokens(string(tok)); len(again) != 1 || again[0] != string(tok) {
+				t.Fatalf("Tokenize(%q) = %q, not itself", tok, again)
+			}
+		})
+	})
 }
