@@ -2,12 +2,14 @@ package spotsig
 
 import (
 	"hash/fnv"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 )
 
 // The last sentence of both pages of the paper's Figure 1 (§3.2), with the
@@ -253,5 +255,33 @@ func TestParseSpotSet(t *testing.T) {
 	sw, err := Stopwords("en")
 	if err != nil || len(sw) != 570 { // SMART: 571 lines, "would" twice
 		t.Errorf("English stopwords: %d words, %v; want the 570 distinct words of SMART's 571-line list", len(sw), err)
+	}
+}
+
+// Adding a language is adding a folder lang/<code>/ with stopwords.txt and
+// antecedents.txt: no code change. Shown with a German folder in a
+// stand-in file system next to the embedded English one.
+func TestLanguageIsAFolder(t *testing.T) {
+	saved := langFS
+	defer func() { langFS = saved }()
+	en, _ := fs.ReadFile(saved, "lang/en/stopwords.txt")
+	enA, _ := fs.ReadFile(saved, "lang/en/antecedents.txt")
+	langFS = fstest.MapFS{
+		"lang/en/stopwords.txt":   {Data: en},
+		"lang/en/antecedents.txt": {Data: enA},
+		"lang/de/stopwords.txt":   {Data: []byte("# test list\nder\ndie\ndas\nein\neine\nist\nund\nin\nzu\n")},
+		"lang/de/antecedents.txt": {Data: []byte("der(1,2), die(1,2), das(1,2), ein(1,2), eine(1,2), ist(1,2)\n")},
+	}
+	if got := Languages(); !slices.Equal(got, []string{"de", "en"}) {
+		t.Fatalf("Languages() = %v", got)
+	}
+	de := mustExtractor(t, WithLanguage("de"))
+	got := de.Signatures([]byte("Der Hund ist in der Küche und die Katze schläft."))
+	want := []string{"der:hund:küche", "ist:küche:katze", "der:küche:katze", "die:katze:schläft"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("German signatures %q, want %q", got, want)
+	}
+	if got := mustExtractor(t).Signatures([]byte("Der Hund ist in der Küche.")); len(got) != 0 {
+		t.Fatalf("English extractor found %q in German text", got)
 	}
 }

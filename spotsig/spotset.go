@@ -142,7 +142,12 @@ func (a Antecedent) validate() error {
 }
 
 //go:embed lang
-var langFS embed.FS
+var embeddedLang embed.FS
+
+// langFS is where language data is read from: the embedded lang/ folder
+// (a test swaps in another file system to show that a new folder is all a
+// language needs).
+var langFS fs.FS = embeddedLang
 
 // Languages returns the codes of the embedded language data (the folder
 // names under spotsig/lang/), sorted. A language is added by adding a folder
@@ -164,7 +169,7 @@ func Languages() []string {
 // articles and flexions of be, can, will, have, do, each with
 // DefaultDistance and DefaultChain). The result is a fresh slice.
 func DefaultSpotSet(lang string) ([]Antecedent, error) {
-	b, err := langFS.ReadFile(path.Join("lang", lang, "antecedents.txt"))
+	b, err := fs.ReadFile(langFS, path.Join("lang", lang, "antecedents.txt"))
 	if err != nil {
 		return nil, fmt.Errorf("spotsig: no antecedents for language %q (have %v)", lang, Languages())
 	}
@@ -175,7 +180,7 @@ func DefaultSpotSet(lang string) ([]Antecedent, error) {
 // (lang/<code>/stopwords.txt; for "en" the SMART list cited in §5.3.2),
 // lower-cased, in file order, without duplicates.
 func Stopwords(lang string) ([]string, error) {
-	b, err := langFS.ReadFile(path.Join("lang", lang, "stopwords.txt"))
+	b, err := fs.ReadFile(langFS, path.Join("lang", lang, "stopwords.txt"))
 	if err != nil {
 		return nil, fmt.Errorf("spotsig: no stopwords for language %q (have %v)", lang, Languages())
 	}
