@@ -1,0 +1,235 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ndd-beam/ndd-beam/eval"
+)
+
+const evalUsage = `usage:
+  ndd-beam eval --pairs 'out/pairs*.jsonl' --truth truth.jsonl [--json] [--clusters N]
+      score a pairs output against a labelled truth file: pairwise precision,
+      recall and F1 (micro over all page pairs) and per-cluster recall.
+  ndd-beam eval sweep --warc gold.warc.gz --truth truth.jsonl --out docs/
+      run every method (SpotSigs, shingles, LSH-S, I-Match(-S), descriptive
+      words) over a τ sweep in process; write quality.md and quality-f1.png.
+`
+
+// runEval is the `ndd-beam eval …` subcommand; args are the arguments after
+// "eval". It returns the exit code: 0 done, 1 failed, 2 usage error.
+func runEval(args []string) int {
+	if len(args) > 0 && args[0] == "sweep" {
+		return runEvalSweep(args[1:], os.Stdout, os.Stderr)
+	}
+	return runEvalPairs(args, os.Stdout, os.Stderr)
+}
+
+func runEvalPairs(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ndd-beam eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
+	pairs := fs.String("pairs", "", "glob of the pairs output files, e.g. 'out/pairs*.jsonl' (required)")
+	truthPath := fs.String("truth", "", "truth file, JSON lines with record_id, uri, cluster (required)")
+	asJSON := fs.Bool("json", false, "print the result as one JSON object instead of a table")
+	clusters := fs.Int("clusters", 10, "number of lowest-recall clusters to list in the table (0: none, -1: all)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *pairs == "" || *truthPath == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return 2
+	}
+	truth, err := eval.LoadTruth(*truthPath)
+	if err != nil {
+		fmt.Fprintln(stderr, "ndd-beam eval:", err)
+		return 1
+	}
+	ps, files, err := eval.LoadPairs(*pairs)
+	if err != nil {
+		fmt.Fprintln(stderr, "ndd-beam eval:", err)
+		return 1
+	}
+	r := eval.Evaluate(truth, ps)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		out := struct {
+			Files []string `json:"files"`
+			eval.Result
+		}{files, r}
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintln(stderr, "ndd-beam eval:", err)
+			return 1
+		}
+		return 0
+	}
+	writeResultTable(stdout, files, truth, r, *clusters)
+	return 0
+}
+
+func writeResultTable(w io.Writer, files []string, truth *eval.Truth, r eval.Result, clusters int) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "pairs files\t%d (%s)\n", len(files), strings.Join(files, ", "))
+	fmt.Fprintf(tw, "truth records\t%d\n", len(truth.Records))
+	fmt.Fprintf(tw, "labelled pairs\t%d\n", r.Positives)
+	fmt.Fprintf(tw, "found pairs\t%d\n", r.Predicted)
+	fmt.Fprintf(tw, "true positives\t%d\n", r.TruePositives)
+	fmt.Fprintf(tw, "false positives\t%d\n", r.FalsePositives)
+	fmt.Fprintf(tw, "false negatives\t%d\n", r.FalseNegatives)
+	fmt.Fprintf(tw, "precision\t%.4f\n", r.Precision)
+	fmt.Fprintf(tw, "recall\t%.4f\n", r.Recall)
+	fmt.Fprintf(tw, "F1\t%.4f\n", r.F1)
+	fmt.Fprintf(tw, "pairs with a page not in the truth\t%d\n", len(r.Unknown))
+	fmt.Fprintf(tw, "repeated pairs (scored once)\t%d\n", r.Repeated)
+	fmt.Fprintf(tw, "self pairs (not scored)\t%d\n", r.SelfPairs)
+	tw.Flush()
+	for i, u := range r.Unknown {
+		if i == 5 {
+			fmt.Fprintf(w, "  … %d more\n", len(r.Unknown)-5)
+			break
+		}
+		fmt.Fprintf(w, "  not in truth: %s %s — %s %s\n", u.ARecordID, u.AURI, u.BRecordID, u.BURI)
+	}
+	if clusters == 0 || len(r.Clusters) == 0 {
+		return
+	}
+	cs := append([]eval.ClusterRecall(nil), r.Clusters...)
+	sortClustersByRecall(cs)
+	if clusters > 0 && clusters < len(cs) {
+		cs = cs[:clusters]
+	}
+	fmt.Fprintf(w, "\nper-cluster recall (lowest first, %d of %d positive clusters)\n", len(cs), len(r.Clusters))
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "cluster\tsize\tfound\tpairs\trecall")
+	for _, c := range cs {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.3f\n", c.Cluster, c.Size, c.Found, c.Pairs, c.Recall)
+	}
+	tw.Flush()
+}
+
+// sortClustersByRecall orders clusters by ascending recall, then by id.
+func sortClustersByRecall(cs []eval.ClusterRecall) {
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && (cs[j].Recall < cs[j-1].Recall ||
+			(cs[j].Recall == cs[j-1].Recall && cs[j].Cluster < cs[j-1].Cluster)); j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
+}
+
+// evalDefaultTau is the τ whose wrong pairs and sensitivity the sweep
+// reports; keep it equal to the job's --tau default.
+const evalDefaultTau = 0.45
+
+func runEvalSweep(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ndd-beam eval sweep", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
+	warcPath := fs.String("warc", "", "labelled WARC file (required)")
+	truthPath := fs.String("truth", "", "truth file for the WARC (required)")
+	outDir := fs.String("out", "docs/", "directory for quality.md and quality-f1.png")
+	tauRange := fs.String("taus", "0.3:1.0:0.05", "τ sweep lo:hi:step (weighted Jaccard)")
+	defaultTau := fs.Float64("default-tau", evalDefaultTau, "the job's default τ, whose wrong pairs and sensitivity are reported")
+	sens := fs.Bool("sensitivity", true, "also vary each SpotSigs parameter by one step")
+	quiet := fs.Bool("q", false, "no progress lines on stderr")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *warcPath == "" || *truthPath == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return 2
+	}
+	taus, err := parseTaus(*tauRange)
+	if err != nil {
+		fmt.Fprintln(stderr, "ndd-beam eval sweep:", err)
+		return 2
+	}
+	var progress io.Writer = stderr
+	if *quiet {
+		progress = nil
+	}
+	start := time.Now()
+	fail := func(err error) int { fmt.Fprintln(stderr, "ndd-beam eval sweep:", err); return 1 }
+
+	truth, err := eval.LoadTruth(*truthPath)
+	if err != nil {
+		return fail(err)
+	}
+	corpus, err := eval.LoadCorpus(*warcPath, truth)
+	if err != nil {
+		return fail(err)
+	}
+	if progress != nil {
+		fmt.Fprintf(progress, "read %d labelled pages in %v\n", len(corpus.Docs), corpus.ReadTime.Round(time.Millisecond))
+	}
+	cfg := eval.DefaultMethodsConfig()
+	methods, err := eval.Methods(cfg)
+	if err != nil {
+		return fail(err)
+	}
+	sweeps := eval.Sweep(corpus, methods, taus, progress)
+	rep := &eval.Report{
+		Command:    "make eval",
+		Corpus:     corpus,
+		Sweeps:     sweeps,
+		Default:    "SpotSigs",
+		DefaultTau: *defaultTau,
+		Defaults:   eval.DefaultsDescription(cfg, *defaultTau),
+		PlotFile:   "quality-f1.png",
+		Notes:      eval.QualityNotes,
+	}
+	if *sens {
+		rows, err := eval.Sensitivity(corpus, cfg, eval.DefaultVariants(), taus, *defaultTau, progress)
+		if err != nil {
+			return fail(err)
+		}
+		rep.Sensitivity = rows
+	}
+	if err := os.MkdirAll(*outDir, 0o755); err != nil {
+		return fail(err)
+	}
+	if err := eval.WritePlot(filepath.Join(*outDir, rep.PlotFile), sweeps); err != nil {
+		return fail(err)
+	}
+	rep.Elapsed = time.Since(start)
+	f, err := os.Create(filepath.Join(*outDir, "quality.md"))
+	if err != nil {
+		return fail(err)
+	}
+	if err := errors.Join(rep.WriteMarkdown(f), f.Close()); err != nil {
+		return fail(err)
+	}
+	fmt.Fprintf(stdout, "wrote %s and %s in %v\n", filepath.Join(*outDir, "quality.md"),
+		filepath.Join(*outDir, rep.PlotFile), time.Since(start).Round(time.Second))
+	return 0
+}
+
+// parseTaus parses "lo:hi:step" into the τ values lo, lo+step, …, hi.
+func parseTaus(s string) ([]float64, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) != 3 {
+		return nil, fmt.Errorf("--taus %q: want lo:hi:step", s)
+	}
+	var v [3]float64
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(p, 64)
+		if err != nil {
+			return nil, fmt.Errorf("--taus %q: %v", s, err)
+		}
+		v[i] = f
+	}
+	if v[0] <= 0 || v[1] > 1 || v[0] > v[1] || v[2] <= 0 {
+		return nil, fmt.Errorf("--taus %q: want 0 < lo <= hi <= 1 and step > 0", s)
+	}
+	return eval.Taus(v[0], v[1], v[2]), nil
+}
