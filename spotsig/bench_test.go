@@ -1,6 +1,7 @@
 package spotsig
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -82,4 +83,33 @@ func BenchmarkExtractPayloadParallel(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkExtractPayloadHostile measures time and allocation (B/op) per
+// document on crafted worst cases, each 16 MiB, i.e. twice the default
+// max-input-bytes cap: the caps bound both.
+func BenchmarkExtractPayloadHostile(b *testing.B) {
+	const n = 16 << 20
+	fill := func(unit string) []byte { return []byte(strings.Repeat(unit, n/len(unit))) }
+	cases := []struct {
+		name, ct string
+		page     []byte
+	}{
+		{"one-letter-tokens", "text/html", fill("a b ")},
+		{"antecedent-flood", "text/plain", fill("the cat ")},
+		{"latin1-high-bytes", "text/html; charset=iso-8859-1", fill("\xe9 ")},
+		{"gbk", "text/html; charset=gbk", fill("\xd6\xd0")},
+		{"deep-nesting", "text/html", fill("<div><span>")},
+		{"attributes", "text/html", fill("<a href=x class=y id=z>")},
+	}
+	e := mustExtractor(b)
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.page)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				e.ExtractPayload(c.page, c.ct)
+			}
+		})
+	}
 }

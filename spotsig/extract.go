@@ -193,6 +193,16 @@ func (s *scratch) token(i int32) []byte {
 
 // scan tokenizes text into s and classifies every token.
 func (e *Extractor) scan(s *scratch, text []byte, st *ExtractStats) {
+	// Size the token arrays once: a token and its separator take at least 2
+	// bytes, typical text about 6; growing by appending would allocate
+	// several times the final size for a huge document.
+	if est := min(e.cfg.maxTokens, len(text)/4+16); cap(s.ends) < est {
+		s.ends, s.kind = make([]int32, 0, est), make([]int32, 0, est)
+		s.rank, s.ns = make([]int32, 0, est+1), make([]int32, 0, est)
+	}
+	if cap(s.arena) < len(text) {
+		s.arena = make([]byte, 0, len(text))
+	}
 	s.arena, s.ends, s.kind = s.arena[:0], s.ends[:0], s.kind[:0]
 	s.rank, s.ns = s.rank[:0], s.ns[:0]
 	t := tokenizer{text: text, buf: s.tokbuf}
