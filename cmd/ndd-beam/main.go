@@ -1,29 +1,228 @@
-// Command ndd-beam finds near-duplicate web pages in WARC archives with SpotSigs.
-// Placeholder: the pipeline wiring lands with issue 3.
+// Command ndd-beam finds near-duplicate web pages in WARC web archives with
+// SpotSigs (Theobald, Siddharth, Paepcke, SIGIR 2008) as an Apache Beam job.
+//
+//	ndd-beam --input='testdata/*.warc.gz' --output=out/
+//
+// runs on the direct runner with the paper's best parameters and writes
+// out/pairs-*.jsonl, out/rejects-*.jsonl and out/summary.json (see package
+// pipeline). Beam's runner flags (--runner=prism|dataflow|flink, --endpoint,
+// --environment_type, Dataflow's --project, --region, --staging_location,
+// --worker_binary, --dry_run, …) are accepted as well. A bad flag, an input
+// glob that matches nothing or an unwritable output is one error line and
+// exit status 2; a failed job is one error line and exit status 1.
+//
+// `ndd-beam eval …` runs the evaluation subcommand (see eval.go).
 package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
-	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/register"
-	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/dataflow"
-	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/direct"
-	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/flink"
-	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
-	_ "github.com/nlnwa/gowarc"
-	_ "golang.org/x/net/html"
-	_ "golang.org/x/net/html/charset"
+
+	"github.com/ndd-beam/ndd-beam/pipeline"
+	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
+// defaultRunner replaces beamx's default (prism in Beam v2.77.0) when no
+// --runner is given.
+const defaultRunner = "direct"
+
+// jobFlags are the job's own flags, shown first by --help.
+var jobFlags []string
+
 func main() {
-	flag.Parse()
-	beam.Init()
-	p := beam.NewPipeline()
-	_ = beamx.Run(context.Background(), p)
+	if len(os.Args) > 1 && os.Args[1] == "eval" {
+		os.Exit(runEval(os.Args[2:]))
+	}
+	os.Exit(run(os.Args[1:]))
+}
+
+// run is the job command: flags -> Config -> Validate -> Build -> beamx.Run
+// -> one summary line. It returns the exit status.
+func run(args []string) int {
+	cfg := pipeline.DefaultConfig()
+	input := registerFlags(flag.CommandLine, &cfg)
+	flag.CommandLine.Init("ndd-beam", flag.ContinueOnError)
+	flag.CommandLine.SetOutput(io.Discard)
+	flag.CommandLine.Usage = func() {}
+	if err := flag.CommandLine.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(os.Stdout)
+			return 0
+		}
+		return fail(2, "%v (see ndd-beam --help)", err)
+	}
+	if flag.NArg() > 0 {
+		return fail(2, "unexpected argument %q (flags only; see ndd-beam --help)", flag.Arg(0))
+	}
+	if *runners.Runner == "" {
+		*runners.Runner = defaultRunner
+	}
+	beam.Init() // on a worker this runs the harness and does not return
+
+	ctx := context.Background()
+	cfg.Input = splitGlobs(*input)
+	var err error
+	if dryRun() {
+		err = cfg.ValidateValues()
+	} else {
+		err = cfg.Validate(ctx)
+	}
+	if err != nil {
+		return fail(2, "%v", strings.TrimPrefix(err.Error(), pipeline.ErrConfig.Error()+": "))
+	}
+
+	p, s := beam.NewPipelineWithRoot()
+	if err := pipeline.Build(s, cfg); err != nil {
+		return fail(2, "%v", err)
+	}
+	if err := beamx.Run(ctx, p); err != nil {
+		return fail(1, "job failed: %v", err)
+	}
+	if dryRun() {
+		fmt.Fprintln(os.Stderr, "ndd-beam: dry run: job built, not submitted")
+		return 0
+	}
+	printSummary(ctx, cfg.Output)
+	return 0
+}
+
+// registerFlags defines the job's flags on fs with cfg's values as defaults
+// and returns the raw --input value.
+func registerFlags(fs *flag.FlagSet, cfg *pipeline.Config) *string {
+	p := &cfg.Params
+	def := func(name string) { jobFlags = append(jobFlags, name) }
+	input := fs.String("input", "", "comma-separated WARC file globs, local or gs:// (.warc and .warc.gz; required)")
+	def("input")
+	fs.StringVar(&cfg.Output, "output", "", "output directory or gs:// prefix for pairs-*.jsonl, rejects-*.jsonl, summary.json (required)")
+	def("output")
+	fs.Float64Var(&p.Tau, "tau", p.Tau, fmt.Sprintf("similarity threshold τ in (0,1]: pairs with weighted Jaccard >= tau (default %v, the paper's best F1, §5.3)", p.Tau))
+	def("tau")
+	fs.Float64Var(&p.IDFMin, "idf_min", p.IDFMin, fmt.Sprintf("lowest normalized IDF log(N/df)/log(N) of a kept signature, in [0,1] (default %v, §5.1)", p.IDFMin))
+	def("idf_min")
+	fs.Float64Var(&p.IDFMax, "idf_max", p.IDFMax, fmt.Sprintf("highest normalized IDF of a kept signature, in [0,1] (default %v; see spotsig.IDFRange.Keep for signatures shared by few documents)", p.IDFMax))
+	def("idf_max")
+	fs.BoolVar(&p.IDFKeepShared, "idf_keep_shared", p.IDFKeepShared, fmt.Sprintf("exempt signatures found in >= 2 documents from --idf_max, so rare shared signatures of copies are kept (default %v; false = the paper's plain range)", p.IDFKeepShared))
+	def("idf_keep_shared")
+	fs.StringVar(&p.Antecedents, "antecedents", p.Antecedents, "spot set \"word(distance,chain),…\" or @file (default: spotsig's English set of articles and be/can/will/have/do forms, §5.3.2)")
+	def("antecedents")
+	fs.IntVar(&p.MinSignatures, "min_signatures", p.MinSignatures, fmt.Sprintf("drop documents with fewer signatures |d| than this after the IDF filter (default %d)", p.MinSignatures))
+	def("min_signatures")
+	fs.IntVar(&p.Rho, "rho", p.Rho, fmt.Sprintf("ρ, vector length (signatures) from which all documents share the last partition (default %d, §5.2)", p.Rho))
+	def("rho")
+	fs.StringVar(&p.Method, "method", p.Method, fmt.Sprintf("signature scheme: spotsigs (default %q)", p.Method))
+	def("method")
+	fs.StringVar(&p.Matcher, "matcher", p.Matcher, fmt.Sprintf("matcher: spotsigs (partitions + pruning, §4) or bruteforce (exact reference, same pairs, quadratic) (default %q)", p.Matcher))
+	def("matcher")
+	fs.IntVar(&cfg.Shards, "shards", cfg.Shards, fmt.Sprintf("number of pairs and rejects files (default %d)", cfg.Shards))
+	def("shards")
+	fs.Int64Var(&p.MaxHeaderBytes, "max_header_bytes", p.MaxHeaderBytes, fmt.Sprintf("cap on one WARC or HTTP header, bytes (default %d)", p.MaxHeaderBytes))
+	def("max_header_bytes")
+	fs.Int64Var(&p.MaxRecordBytes, "max_record_bytes", p.MaxRecordBytes, fmt.Sprintf("cap on the raw body of one WARC record held in memory, bytes; larger: skipped record-too-large (default %d)", p.MaxRecordBytes))
+	def("max_record_bytes")
+	fs.Int64Var(&p.MaxPayloadBytes, "max_payload_bytes", p.MaxPayloadBytes, fmt.Sprintf("cap on the decoded HTTP payload, bytes; larger: skipped payload-too-large (default %d)", p.MaxPayloadBytes))
+	def("max_payload_bytes")
+	fs.Int64Var(&p.MaxMemberBytes, "max_member_bytes", p.MaxMemberBytes, fmt.Sprintf("cap on one decompressed gzip member, bytes (default %d)", p.MaxMemberBytes))
+	def("max_member_bytes")
+	fs.IntVar(&p.MaxTokens, "max_tokens", p.MaxTokens, fmt.Sprintf("cap on tokens examined per document (default %d)", p.MaxTokens))
+	def("max_tokens")
+	fs.IntVar(&p.MaxSignatures, "max_signatures", p.MaxSignatures, fmt.Sprintf("cap on spot signatures kept per document (default %d)", p.MaxSignatures))
+	def("max_signatures")
+	return input
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: ndd-beam --input=GLOB[,GLOB…] --output=DIR [flags]")
+	fmt.Fprintln(w, "       ndd-beam eval …")
+	fmt.Fprintln(w, "\nFind near-duplicate web pages in WARC files with SpotSigs (SIGIR 2008) on Apache Beam.")
+	fmt.Fprintln(w, "\nJob flags:")
+	for _, name := range jobFlags {
+		f := flag.Lookup(name)
+		fmt.Fprintf(w, "  --%s\n    \t%s\n", f.Name, f.Usage)
+	}
+	fmt.Fprintln(w, "\nRunner flags (Apache Beam; --runner defaults to direct here):")
+	var beamFlags []string
+	own := map[string]bool{}
+	for _, n := range jobFlags {
+		own[n] = true
+	}
+	flag.VisitAll(func(f *flag.Flag) {
+		if !own[f.Name] {
+			beamFlags = append(beamFlags, "--"+f.Name)
+		}
+	})
+	sort.Strings(beamFlags)
+	fmt.Fprintf(w, "  %s\n", strings.Join(beamFlags, " "))
+	fmt.Fprintln(w, "  e.g. --runner=prism | --runner=dataflow --project=P --region=R --staging_location=gs://B/staging --worker_binary=bin/ndd-beam-worker [--dry_run] | --runner=flink --endpoint=HOST:8099")
+}
+
+func splitGlobs(s string) []string {
+	var out []string
+	for _, g := range strings.Split(s, ",") {
+		if g = strings.TrimSpace(g); g != "" {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// dryRun reports whether Dataflow's --dry_run flag is set.
+func dryRun() bool {
+	f := flag.Lookup("dry_run")
+	return f != nil && f.Value.String() == "true"
+}
+
+// printSummary reads summary.json back and prints one paragraph.
+func printSummary(ctx context.Context, dir string) {
+	path := transforms.JoinPath(dir, transforms.SummaryFile)
+	var sum transforms.Summary
+	err := func() error {
+		fs, err := filesystem.New(ctx, path)
+		if err != nil {
+			return err
+		}
+		defer fs.Close()
+		r, err := fs.OpenRead(ctx, path)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		return json.NewDecoder(r).Decode(&sum)
+	}()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ndd-beam: job finished; summary not readable yet (%v)\n", err)
+		return
+	}
+	reasons := make([]string, 0, len(sum.Skipped))
+	for r := range sum.Skipped {
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	var parts []string
+	for _, r := range reasons {
+		parts = append(parts, fmt.Sprintf("%s %d", r, sum.Skipped[r]))
+	}
+	fmt.Printf("ndd-beam: read %d WARC records from %d files; %d documents reached matching, %d skipped (%s); %d near-duplicate pairs at tau=%v in %d partitions; output in %s\n",
+		sum.Records, len(sum.Files), sum.Documents, sum.SkippedTotal(), strings.Join(parts, ", "), sum.Pairs, sum.Parameters.Tau, sum.Partitions, dir)
+}
+
+// fail prints one error line and returns status.
+func fail(status int, format string, args ...any) int {
+	msg := fmt.Sprintf(format, args...)
+	msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " ")), " ")
+	fmt.Fprintln(os.Stderr, "ndd-beam: "+msg)
+	return status
 }

@@ -1,0 +1,110 @@
+package transforms
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/spotsig"
+)
+
+// Names accepted by Params.Method (the signature scheme) and Params.Matcher
+// (the Grouping that finds pairs).
+const (
+	MethodSpotSigs    = "spotsigs"   // spot signatures, paper §3
+	MatcherSpotSigs   = "spotsigs"   // τ partitions + Algorithm 1, paper §4.2-§4.3
+	MatcherBruteForce = "bruteforce" // every pair in one group, match.BruteForce: the exact reference
+)
+
+// Params are the parameters every stage needs, as plain data: Beam carries
+// them to workers inside the DoFns (as JSON), and each worker builds its
+// Signer and Grouping from them once, in Setup. pipeline.Config embeds Params.
+// Zero caps mean "the reading package's default", never "unlimited".
+type Params struct {
+	// Method names the signature scheme, see NewSigner.
+	Method string `json:"method"`
+	// Matcher names the matching method, see NewGrouping.
+	Matcher string `json:"matcher"`
+	// Tau is the similarity threshold τ in (0, 1]: pairs with weighted
+	// Jaccard >= Tau are near duplicates (§4).
+	Tau float64 `json:"tau"`
+	// Rho is ρ, the vector length (signatures) above which every document
+	// shares the last partition [ρ, ∞) (§4.2).
+	Rho int `json:"rho"`
+	// Antecedents is the spot set, inline ("the(2,3),a(2,3),is(3,1)"):
+	// antecedent word, spot distance, chain length (§3.1). A "@file" spec is
+	// resolved to inline form before the job starts, so workers never need
+	// the file. Empty means spotsig's default.
+	Antecedents string `json:"antecedents"`
+	// IDFMin and IDFMax bound the normalized IDF log(N/df)/log(N) of the
+	// signatures kept (§5.1), both in [0, 1].
+	IDFMin float64 `json:"idf_min"`
+	IDFMax float64 `json:"idf_max"`
+	// IDFKeepShared exempts signatures found in two or more documents from
+	// IDFMax (spotsig.IDFRange.KeepShared), so copies whose shared
+	// signatures are rare in the corpus are still found.
+	IDFKeepShared bool `json:"idf_keep_shared"`
+	// MinSignatures drops documents whose vector length |d| after the IDF
+	// filter is below it (reason "too-few-signatures").
+	MinSignatures int `json:"min_signatures"`
+
+	// MaxHeaderBytes caps one WARC header and one HTTP header (warc).
+	MaxHeaderBytes int64 `json:"max_header_bytes"`
+	// MaxMemberBytes caps the decompressed bytes of one gzip member (warc).
+	MaxMemberBytes int64 `json:"max_member_bytes"`
+	// MaxRecordBytes caps the raw body of one WARC record read into memory (warc).
+	MaxRecordBytes int64 `json:"max_record_bytes"`
+	// MaxPayloadBytes caps the decoded HTTP body of one record (warc).
+	MaxPayloadBytes int64 `json:"max_payload_bytes"`
+	// MaxTokens caps the tokens read from one document's text (spotsig).
+	MaxTokens int `json:"max_tokens"`
+	// MaxSignatures caps the spot signatures extracted per document (spotsig).
+	MaxSignatures int `json:"max_signatures"`
+}
+
+// IDFRange is the IDF range of p as the spotsig type that holds the rule.
+func (p Params) IDFRange() spotsig.IDFRange {
+	return spotsig.IDFRange{Min: p.IDFMin, Max: p.IDFMax, KeepShared: p.IDFKeepShared}
+}
+
+// A Signer turns the HTTP payload of a WARC response record into a document's
+// signature vector. A non-empty reason rejects the record (with detail as the
+// Reject's free text). Implementations must be safe for concurrent use and
+// deterministic.
+type Signer interface {
+	Sign(ctx context.Context, payload []byte, contentType string) (v spotsig.Vector, reason, detail string)
+}
+
+// NewSigner returns the signature scheme named by p.Method; it is the one
+// place where schemes are chosen. "spotsigs": spot signatures (§3) with
+// p.Antecedents and the token/signature caps.
+func NewSigner(p Params) (Signer, error) {
+	switch p.Method {
+	case MethodSpotSigs, "":
+		return newSpotSigner(p)
+	default:
+		return nil, fmt.Errorf("unknown method %q (want %q)", p.Method, MethodSpotSigs)
+	}
+}
+
+// NewGrouping returns the matching method named by p.Matcher as a
+// match.Grouping; it is the one place where matchers are chosen.
+// "spotsigs": match.Partitioned (τ partitions of §4.2, Algorithm 1 of §4.3).
+// "bruteforce": all documents in one group compared pairwise by
+// match.BruteForce, the exact reference (same pairs, much slower).
+func NewGrouping(p Params) (match.Grouping, error) {
+	if !(p.Tau > 0 && p.Tau <= 1) {
+		return nil, fmt.Errorf("tau %v outside (0, 1]", p.Tau)
+	}
+	switch p.Matcher {
+	case MatcherSpotSigs, "":
+		if p.Rho < 1 {
+			return nil, fmt.Errorf("rho %d below 1", p.Rho)
+		}
+		return newPartitioned(p.Tau, p.Rho), nil
+	case MatcherBruteForce:
+		return match.BruteForceGrouping{Tau: p.Tau}, nil
+	default:
+		return nil, fmt.Errorf("unknown matcher %q (want %q or %q)", p.Matcher, MatcherSpotSigs, MatcherBruteForce)
+	}
+}

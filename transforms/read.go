@@ -1,0 +1,108 @@
+package transforms
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/filter"
+
+	"github.com/ndd-beam/ndd-beam/warc"
+)
+
+func init() {
+	register.DoFn4x1[context.Context, fileio.ReadableFile, func(Candidate), func(Reject), error](&ReadWARCFn{})
+	register.Emitter1[Candidate]()
+	register.Emitter1[Reject]()
+	register.Function1x1[fileio.FileMetadata, string](filePath)
+}
+
+// Reasons the job itself (not warc.ReadFile) gives for a reject.
+const (
+	// ReasonUnreadableFile: the WARC file could not be opened, or reading it
+	// failed with an I/O error (not a format error, which warc.ReadFile
+	// reports per record). It counts as one record at offset -1 (open) or
+	// at the offset reached.
+	ReasonUnreadableFile = "unreadable-file"
+)
+
+var (
+	readFiles      = beam.NewCounter("read", "files")
+	readRecords    = beam.NewCounter("read", "records")
+	readCandidates = beam.NewCounter("read", "candidates")
+	readSkipped    = beam.NewCounter("read", "skipped")
+)
+
+// ReadWARC reads every WARC file matched by globs (local paths or gs://, via
+// Beam's filesystem registry) and returns three PCollections: the document
+// candidates (Candidate, one per HTML response record with its payload), the
+// rejects (Reject, one per other WARC record or unreadable stretch, with
+// warc.ReadFile's skip reason) and the paths of the files read (string). A
+// file matched by two globs is read once. Files are spread over workers by a
+// Reshuffle; gzip decompression is left to warc.ReadFile (member by member),
+// not to fileio. Every record read is counted in "read/records" and exactly
+// one of "read/candidates" or "read/skipped" (plus "read/skipped-<reason>").
+func ReadWARC(s beam.Scope, globs []string, p Params) (candidates, rejects, files beam.PCollection) {
+	s = s.Scope("ReadWARC")
+	matched := make([]beam.PCollection, 0, len(globs))
+	for _, g := range globs {
+		matched = append(matched, fileio.MatchFiles(s, g, fileio.MatchEmptyDisallow()))
+	}
+	metas := filter.Distinct(s, beam.Flatten(s, matched...))
+	readable := fileio.ReadMatches(s, metas, fileio.ReadUncompressed())
+	readable = beam.Reshuffle(s, readable)
+	candidates, rejects = beam.ParDo2(s, &ReadWARCFn{Params: p}, readable)
+	return candidates, rejects, beam.ParDo(s, filePath, metas)
+}
+
+func filePath(m fileio.FileMetadata) string { return m.Path }
+
+// ReadWARCFn reads one WARC file with warc.ReadFile under the caps in Params
+// and emits a Candidate for each record warc.ReadFile did not skip and a
+// Reject for each one it did. It never fails the bundle for bad input: an
+// unreadable file becomes a Reject with ReasonUnreadableFile.
+type ReadWARCFn struct {
+	Params Params
+}
+
+// ProcessElement reads file f.
+func (fn *ReadWARCFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emit func(Candidate), reject func(Reject)) error {
+	name := f.Metadata.Path
+	readFiles.Inc(ctx, 1)
+	rc, err := f.Open(ctx)
+	if err != nil {
+		readRecords.Inc(ctx, 1)
+		countReject(ctx, readSkipped, "read", ReasonUnreadableFile)
+		reject(Reject{File: name, Offset: -1, Reason: ReasonUnreadableFile, Detail: err.Error()})
+		return nil
+	}
+	defer rc.Close()
+	last := int64(0)
+	err = warc.ReadFile(rc, name, fn.Params.WARCOptions(), func(r warc.Record) error {
+		readRecords.Inc(ctx, 1)
+		last = r.Offset
+		if r.Skip != "" {
+			countReject(ctx, readSkipped, "read", r.Skip)
+			reject(Reject{File: name, Offset: r.Offset, Inner: r.InnerOffset, RecordID: r.RecordID, URI: r.TargetURI, Reason: r.Skip, Detail: r.Detail})
+			return nil
+		}
+		readCandidates.Inc(ctx, 1)
+		emit(Candidate{File: name, Offset: r.Offset, Inner: r.InnerOffset, RecordID: r.RecordID, URI: r.TargetURI, ContentType: r.ContentType, Payload: r.Payload})
+		return nil
+	})
+	if err != nil {
+		readRecords.Inc(ctx, 1)
+		countReject(ctx, readSkipped, "read", ReasonUnreadableFile)
+		reject(Reject{File: name, Offset: last, Reason: ReasonUnreadableFile, Detail: fmt.Sprintf("reading stopped after offset %d: %v", last, err)})
+	}
+	return nil
+}
+
+// countReject increments the stage's total of rejects and its per-reason
+// counter "<namespace>/skipped-<reason>".
+func countReject(ctx context.Context, total beam.Counter, namespace, reason string) {
+	total.Inc(ctx, 1)
+	beam.NewCounter(namespace, "skipped-"+reason).Inc(ctx, 1)
+}

@@ -1,0 +1,155 @@
+package transforms
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+)
+
+func init() {
+	register.DoFn2x0[int, func(string, int)](&statFn{})
+	register.DoFn2x0[Reject, func(string, int)](&skipStatFn{})
+	register.DoFn4x1[context.Context, []byte, func(*string, *int) bool, func(*string) bool, error](&WriteSummaryFn{})
+	register.Emitter2[string, int]()
+	register.Iter2[string, int]()
+}
+
+// Names of the statistics in summary.json (see Summary) as produced by Stat.
+const (
+	StatRecords             = "records"
+	StatDocuments           = "documents"
+	StatSignaturesBeforeIDF = "signatures_before_idf"
+	StatSignaturesAfterIDF  = "signatures_after_idf"
+	StatPartitions          = "partitions"
+	StatLargestGroup        = "largest_group"
+	StatPairs               = "pairs"
+	statSkippedPrefix       = "skipped/"
+)
+
+// SummaryFile is the name of the summary under the output directory.
+const SummaryFile = "summary.json"
+
+// Summary is summary.json: the job's counts, computed from PCollections
+// (not from runner metrics), and what it ran on. The accounting identity
+// Records == Documents + Σ Skipped holds on every input: every WARC record
+// read (and every unreadable stretch or file) is either a document that
+// reached matching or a reject with exactly one reason.
+type Summary struct {
+	Records             int            `json:"records"`               // WARC records read, incl. unreadable stretches and files
+	Documents           int            `json:"documents"`             // documents that reached matching
+	Skipped             map[string]int `json:"skipped"`               // reason -> rejects (rejects-*.jsonl)
+	SignaturesBeforeIDF int            `json:"signatures_before_idf"` // Σ|d| over documents entering the IDF filter
+	SignaturesAfterIDF  int            `json:"signatures_after_idf"`  // Σ|d| over the same documents after it
+	Partitions          int            `json:"partitions"`            // distinct groups matched (τ partitions for spotsigs)
+	LargestGroup        int            `json:"largest_group"`         // documents in the largest group (home + guests)
+	Pairs               int            `json:"pairs"`                 // near-duplicate pairs written
+	Parameters          Params         `json:"parameters"`
+	Input               []string       `json:"input"`  // the input globs
+	Output              string         `json:"output"` // the output directory
+	Shards              int            `json:"shards"` // shards of pairs and rejects
+	Files               []string       `json:"files"`  // the WARC files read, sorted
+}
+
+// SkippedTotal is Σ Skipped.
+func (s Summary) SkippedTotal() int {
+	n := 0
+	for _, c := range s.Skipped {
+		n += c
+	}
+	return n
+}
+
+// Stat turns a PCollection<int> holding one number (see SumInts) into the
+// statistic KV<string, int> (name, number) for WriteSummary.
+func Stat(s beam.Scope, name string, single beam.PCollection) beam.PCollection {
+	return beam.ParDo(s.Scope("Stat."+name), &statFn{Name: name}, single)
+}
+
+type statFn struct{ Name string }
+
+func (fn *statFn) ProcessElement(n int, emit func(string, int)) { emit(fn.Name, n) }
+
+// SkipStats counts rejects per reason as statistics "skipped/<reason>".
+func SkipStats(s beam.Scope, rejects beam.PCollection) beam.PCollection {
+	s = s.Scope("SkipStats")
+	return beam.CombinePerKey(s, sumInt, beam.ParDo(s, &skipStatFn{}, rejects))
+}
+
+type skipStatFn struct{}
+
+func (*skipStatFn) ProcessElement(r Reject, emit func(string, int)) {
+	emit(statSkippedPrefix+r.Reason, 1)
+}
+
+// WriteSummary writes <dir>/summary.json from stats (KV<string, int>, one
+// element per statistic, see the Stat* names and SkipStats) and files (the
+// paths read, string). base supplies the parameters, input and output.
+func WriteSummary(s beam.Scope, dir string, base Summary, stats, files beam.PCollection) {
+	s = s.Scope("WriteSummary")
+	beam.ParDo0(s, &WriteSummaryFn{Dir: dir, Base: base}, beam.Impulse(s),
+		beam.SideInput{Input: stats}, beam.SideInput{Input: files})
+}
+
+// WriteSummaryFn assembles and writes summary.json once (its main input is
+// a single impulse).
+type WriteSummaryFn struct {
+	Dir  string
+	Base Summary
+}
+
+// ProcessElement writes the summary.
+func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats func(*string, *int) bool, files func(*string) bool) error {
+	sum := fn.Base
+	sum.Skipped = map[string]int{}
+	var k string
+	var v int
+	for stats(&k, &v) {
+		switch {
+		case strings.HasPrefix(k, statSkippedPrefix):
+			sum.Skipped[strings.TrimPrefix(k, statSkippedPrefix)] += v
+		case k == StatRecords:
+			sum.Records += v
+		case k == StatDocuments:
+			sum.Documents += v
+		case k == StatSignaturesBeforeIDF:
+			sum.SignaturesBeforeIDF += v
+		case k == StatSignaturesAfterIDF:
+			sum.SignaturesAfterIDF += v
+		case k == StatPartitions:
+			sum.Partitions += v
+		case k == StatLargestGroup:
+			sum.LargestGroup = max(sum.LargestGroup, v)
+		case k == StatPairs:
+			sum.Pairs += v
+		default:
+			return fmt.Errorf("summary: unknown statistic %q", k)
+		}
+	}
+	sum.Files = nil
+	var f string
+	for files(&f) {
+		sum.Files = append(sum.Files, f)
+	}
+	slices.Sort(sum.Files)
+	if sum.Files == nil {
+		sum.Files = []string{}
+	}
+	if got := sum.Documents + sum.SkippedTotal(); got != sum.Records {
+		// Never expected; reported loudly but the summary is still written.
+		beam.NewCounter("summary", "accounting_mismatch").Inc(ctx, 1)
+	}
+	b, err := json.MarshalIndent(sum, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFile(ctx, JoinPath(fn.Dir, SummaryFile), func(w *bufio.Writer) error {
+		w.Write(b)
+		return w.WriteByte('\n')
+	})
+}

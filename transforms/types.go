@@ -1,0 +1,311 @@
+package transforms
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/ndd-beam/ndd-beam/spotsig"
+)
+
+func init() {
+	beam.RegisterCoder(reflect.TypeOf((*Doc)(nil)).Elem(), EncodeDoc, DecodeDoc)
+	beam.RegisterType(reflect.TypeOf((*Reject)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*PairRecord)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*Candidate)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*Posting)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*Entry)(nil)).Elem())
+}
+
+// Doc is one document on its way through the job: where it came from (WARC
+// file, compressed offset of its record, WARC-Record-ID, WARC-Target-URI) and
+// its multiset of signatures (spotsig.Vector, paper §4.1.2). Guest is set on
+// the copy of a document that KeyByGroup sends to a neighbouring partition as
+// a guest (§4.2); it is false everywhere else.
+type Doc struct {
+	RecordID string
+	URI      string
+	File     string
+	Offset   int64 // compressed offset of the record (its gzip member) in File
+	Inner    int64 // offset inside the decompressed gzip member (warc.Record.InnerOffset); usually 0
+	Guest    bool
+	Vec      spotsig.Vector
+}
+
+// Key is the document's unique key: its WARC file, the compressed byte
+// offset of its record and the offset inside that gzip member,
+// "file@offset+inner". Record IDs are not used as keys because real
+// archives repeat them across files; the inner offset is needed because
+// some archives (ClueWeb09) hold a whole file in one gzip member.
+func (d Doc) Key() string { return DocKey(d.File, d.Offset, d.Inner) }
+
+// DocKey is the unique key of the record at (offset, inner) in file, see
+// Doc.Key.
+func DocKey(file string, offset, inner int64) string {
+	return file + "@" + strconv.FormatInt(offset, 10) + "+" + strconv.FormatInt(inner, 10)
+}
+
+// docCoderVersion is the first byte of every encoded Doc, so a worker of
+// another build fails loudly instead of misreading the bytes.
+const docCoderVersion = 1
+
+// EncodeDoc is Doc's Beam coder: a version byte, then RecordID, URI, File as
+// uvarint length + bytes, Offset and Inner as zig-zag varints, Guest as one byte, the
+// number of distinct signatures n as a uvarint, the n ascending hashes as
+// uvarint deltas from the previous hash (the first from 0), and the n
+// frequencies as uvarints. A vector of n signatures thus costs at most
+// 10n + 5n bytes and, on a real corpus, about 9 bytes per signature.
+func EncodeDoc(d Doc) []byte {
+	n := len(d.Vec.Hashes)
+	buf := make([]byte, 0, 1+3*binary.MaxVarintLen32+len(d.RecordID)+len(d.URI)+len(d.File)+
+		2*binary.MaxVarintLen64+1+n*(binary.MaxVarintLen64+2))
+	buf = append(buf, docCoderVersion)
+	buf = appendString(buf, d.RecordID)
+	buf = appendString(buf, d.URI)
+	buf = appendString(buf, d.File)
+	buf = binary.AppendVarint(buf, d.Offset)
+	buf = binary.AppendVarint(buf, d.Inner)
+	if d.Guest {
+		buf = append(buf, 1)
+	} else {
+		buf = append(buf, 0)
+	}
+	buf = binary.AppendUvarint(buf, uint64(n))
+	var prev uint64
+	for _, h := range d.Vec.Hashes {
+		buf = binary.AppendUvarint(buf, h-prev)
+		prev = h
+	}
+	for _, f := range d.Vec.Freqs {
+		buf = binary.AppendUvarint(buf, uint64(f))
+	}
+	return buf
+}
+
+var errShortDoc = errors.New("transforms: truncated Doc encoding")
+
+// DecodeDoc decodes the bytes written by EncodeDoc. It returns an error on a
+// wrong version byte, truncated input, trailing bytes, hashes that are not
+// strictly ascending or a frequency of 0 or above 2^32-1; it never allocates
+// more than the input can describe.
+func DecodeDoc(b []byte) (Doc, error) {
+	var d Doc
+	if len(b) == 0 || b[0] != docCoderVersion {
+		return d, fmt.Errorf("transforms: Doc encoding version %v, want %d", head(b), docCoderVersion)
+	}
+	r := decoder{b: b[1:]}
+	d.RecordID = r.string()
+	d.URI = r.string()
+	d.File = r.string()
+	d.Offset = r.varint()
+	d.Inner = r.varint()
+	switch g := r.byte(); g {
+	case 0:
+	case 1:
+		d.Guest = true
+	default:
+		if r.err == nil {
+			r.err = fmt.Errorf("transforms: Doc guest flag %d", g)
+		}
+	}
+	n := r.uvarint()
+	if r.err == nil && n > uint64(len(r.b))/2 { // every signature needs >= 2 bytes
+		r.err = errShortDoc
+	}
+	if r.err != nil {
+		return Doc{}, r.err
+	}
+	if n > 0 {
+		d.Vec.Hashes = make([]uint64, n)
+		d.Vec.Freqs = make([]uint32, n)
+		var prev uint64
+		for i := range d.Vec.Hashes {
+			delta := r.uvarint()
+			if i > 0 && delta == 0 && r.err == nil {
+				r.err = errors.New("transforms: Doc hashes not strictly ascending")
+			}
+			prev += delta
+			d.Vec.Hashes[i] = prev
+		}
+		for i := range d.Vec.Freqs {
+			f := r.uvarint()
+			if (f == 0 || f > 1<<32-1) && r.err == nil {
+				r.err = fmt.Errorf("transforms: Doc frequency %d out of range", f)
+			}
+			d.Vec.Freqs[i] = uint32(f)
+		}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = fmt.Errorf("transforms: %d trailing bytes after Doc", len(r.b))
+	}
+	if r.err != nil {
+		return Doc{}, r.err
+	}
+	return d, nil
+}
+
+func head(b []byte) any {
+	if len(b) == 0 {
+		return "<empty>"
+	}
+	return b[0]
+}
+
+func appendString(buf []byte, s string) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(s)))
+	return append(buf, s...)
+}
+
+// decoder reads varints from b and remembers the first error.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (r *decoder) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = errShortDoc
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *decoder) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err = errShortDoc
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *decoder) byte() byte {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.b) == 0 {
+		r.err = errShortDoc
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c
+}
+
+func (r *decoder) string() string {
+	n := r.uvarint()
+	if r.err != nil {
+		return ""
+	}
+	if n > uint64(len(r.b)) {
+		r.err = errShortDoc
+		return ""
+	}
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}
+
+// Candidate is a WARC record that may be a document: the fields of a
+// warc.Record the later stages need, with its HTTP payload. It lives only
+// between ReadWARC and Extract, which Beam fuses, so payloads are not
+// shuffled.
+type Candidate struct {
+	File        string
+	Offset      int64
+	Inner       int64
+	RecordID    string
+	URI         string
+	ContentType string
+	Payload     []byte
+}
+
+// Reject is a WARC record, or an unreadable stretch of a WARC file, that did
+// not reach matching, with the reason (a short fixed token such as
+// "not-response", "no-signatures", "too-few-signatures", see
+// docs/robustness.md) and a free-text detail. RecordID and URI are empty when
+// unknown. It is one line of rejects-*.jsonl.
+type Reject struct {
+	File     string `json:"file"`
+	Offset   int64  `json:"offset"`
+	Inner    int64  `json:"inner_offset"`
+	RecordID string `json:"record_id"`
+	URI      string `json:"uri"`
+	Reason   string `json:"reason"`
+	Detail   string `json:"detail"`
+}
+
+// Posting is one entry of a signature's inverted list during the IDF join:
+// the document (by Doc.Key) and the signature's frequency in it.
+type Posting struct {
+	DocKey string
+	Freq   uint32
+}
+
+// Entry is one (signature hash, frequency) component of a document vector
+// while the vector is being rebuilt after the IDF filter.
+type Entry struct {
+	Hash uint64
+	Freq uint32
+}
+
+// PairRecord is one near-duplicate pair as written to pairs-*.jsonl: the two
+// documents in canonical order (A before B by record ID, then WARC file, then
+// offset) and their weighted Jaccard similarity (eq. 4) of the IDF-filtered
+// signature multisets. ASignatures and BSignatures are the vector lengths |d|
+// (after the IDF filter) the matcher compared.
+type PairRecord struct {
+	ARecordID   string  `json:"a_record_id"`
+	AURI        string  `json:"a_uri"`
+	BRecordID   string  `json:"b_record_id"`
+	BURI        string  `json:"b_uri"`
+	Jaccard     float64 `json:"jaccard"`
+	AFile       string  `json:"a_file"`
+	AOffset     int64   `json:"a_offset"`
+	AInner      int64   `json:"a_inner_offset"`
+	ASignatures int     `json:"a_signatures"`
+	BFile       string  `json:"b_file"`
+	BOffset     int64   `json:"b_offset"`
+	BInner      int64   `json:"b_inner_offset"`
+	BSignatures int     `json:"b_signatures"`
+}
+
+// NewPairRecord returns the pair of documents x and y with similarity j in
+// canonical order.
+func NewPairRecord(x, y Doc, j float64) PairRecord {
+	if docLess(y, x) {
+		x, y = y, x
+	}
+	return PairRecord{
+		ARecordID: x.RecordID, AURI: x.URI, AFile: x.File, AOffset: x.Offset, AInner: x.Inner, ASignatures: x.Vec.Len(),
+		BRecordID: y.RecordID, BURI: y.URI, BFile: y.File, BOffset: y.Offset, BInner: y.Inner, BSignatures: y.Vec.Len(),
+		Jaccard: j,
+	}
+}
+
+// docLess is the canonical document order: record ID, then file, then offset.
+func docLess(x, y Doc) bool {
+	if x.RecordID != y.RecordID {
+		return x.RecordID < y.RecordID
+	}
+	if x.File != y.File {
+		return x.File < y.File
+	}
+	if x.Offset != y.Offset {
+		return x.Offset < y.Offset
+	}
+	return x.Inner < y.Inner
+}
