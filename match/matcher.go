@@ -69,6 +69,7 @@ type Matcher struct {
 	workers   int
 	partition bool
 	prune     bool
+	linear    bool
 }
 
 // Option configures a Matcher.
@@ -97,6 +98,13 @@ func WithoutPartitions() Option { return func(m *Matcher) { m.partition = false 
 // (NoPrune baseline): every document sharing a signature with d in its group
 // is compared in full.
 func WithoutPruning() Option { return func(m *Matcher) { m.prune = false } }
+
+// WithLinearScan makes lines 15–16 literal: every document of an inverted
+// list that is too long for bound (*) is passed over with a `continue`, as in
+// the paper, instead of skipping the whole too-long prefix by binary search.
+// Same result; it exists to measure what the partitions buy under the
+// paper's scan (Table 2's NoPart), see docs/benchmarks.md.
+func WithLinearScan() Option { return func(m *Matcher) { m.linear = true } }
 
 // NewMatcher returns a Matcher with the paper's defaults (τ = DefaultTau,
 // ρ = DefaultRho, partitions and pruning on, all cores) changed by opts.
@@ -197,6 +205,7 @@ func (s groupSpec) size() int { return len(s.home) + len(s.guests) }
 type group struct {
 	tau       float64
 	prune     bool
+	linear    bool
 	vecs      []spotsig.Vector
 	lens      []int32
 	pos       []int32 // corpus index
@@ -489,9 +498,9 @@ func (g *group) query(q int32, s *scratch) {
 		j := int(uint32(order[i]))
 		list := g.lists[g.listOff[terms[j]]:g.listOff[terms[j]+1]]
 		start := 0
-		if g.prune {
+		num := L - delta1
+		if g.prune && !g.linear {
 			// Lines 15–16: skip the prefix of documents too long for bound (*).
-			num := L - delta1
 			start = sort.Search(len(list), func(i int) bool {
 				return reaches(num, int(g.lens[list[i]])+delta1, tau)
 			})
@@ -502,6 +511,9 @@ func (g *group) query(q int32, s *scratch) {
 			}
 			if s.stamp[r] == s.gen {
 				continue // line 13: checked_i
+			}
+			if g.linear && g.prune && !reaches(num, int(g.lens[r])+delta1, tau) {
+				continue // lines 15–16, literally
 			}
 			s.stamp[r] = s.gen
 			if isGuest && g.guest[r] {
@@ -618,6 +630,7 @@ func (m *Matcher) run(docs []spotsig.Vector, lens []int, specs []groupSpec, tau 
 				}
 				if a == nil {
 					g := b.build(docs, lens, specs[spec], tau, m.prune)
+					g.linear = m.linear
 					mu.Lock()
 					queue = append(queue, &active{g: g})
 					building--

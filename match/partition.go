@@ -3,6 +3,7 @@ package match
 import (
 	"math"
 	"sort"
+	"sync"
 
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
@@ -175,14 +176,32 @@ func (p Partitioning) CanMatch(la, lb int) bool {
 
 // Partitioned is the exact SpotSigs method as a Grouping: the partitions of
 // §4.2 as group keys and Algorithm 1 (§4.3) inside each group. The zero value
-// is not useful; set Tau and Rho (Rho < 1 means DefaultRho). It builds its
-// Partitioning on each call; hold a Partitioning yourself in hot loops.
+// is not useful; set Tau and Rho (Rho < 1 means DefaultRho). The boundaries
+// for each (Tau, Rho) are computed once per process and shared.
 type Partitioned struct {
 	Tau float64
 	Rho int
 }
 
 var _ Grouping = Partitioned{}
+
+type partitionKey struct {
+	tau float64
+	rho int
+}
+
+var partitionings sync.Map // partitionKey -> Partitioning
+
+// cachedPartitioning returns NewPartitioning(tau, rho), computed once.
+func cachedPartitioning(tau float64, rho int) Partitioning {
+	k := partitionKey{tau, rho}
+	if p, ok := partitionings.Load(k); ok {
+		return p.(Partitioning)
+	}
+	p := NewPartitioning(tau, rho)
+	partitionings.Store(k, p)
+	return p
+}
 
 // Keys sends a document to its home partition and, if Guest says so, as a
 // guest to the left neighbour. Empty documents get no key: they match nothing.
@@ -191,7 +210,7 @@ func (g Partitioned) Keys(v spotsig.Vector) []GroupKey {
 	if n == 0 {
 		return nil
 	}
-	p := NewPartitioning(g.Tau, g.Rho)
+	p := cachedPartitioning(g.Tau, g.Rho)
 	keys := []GroupKey{{Key: uint64(p.Home(n))}}
 	if k, ok := p.Guest(n); ok {
 		keys = append(keys, GroupKey{Key: uint64(k), Guest: true})
