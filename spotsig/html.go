@@ -33,7 +33,7 @@ type TextStats struct {
 	InputTruncated bool   // the max-input-bytes cap applied
 	TextBytes      int    // bytes of text produced
 	TextTruncated  bool   // the max-text-bytes cap applied
-	Replaced       int    // invalid byte sequences replaced by U+FFFD
+	Replaced       int    // invalid UTF-8 bytes replaced by U+FFFD (UTF-8 input; other charsets' decoders substitute U+FFFD uncounted)
 }
 
 // Kinds of payload, as TextStats.Kind reports them.
@@ -110,6 +110,9 @@ func payloadKind(payload []byte, contentType string) (string, error) {
 		return KindText, nil
 	case "":
 		p := bytes.TrimLeft(payload, " \t\r\n\f\ufeff")
+		if bytes.HasPrefix(p, []byte{0xFF, 0xFE}) || bytes.HasPrefix(p, []byte{0xFE, 0xFF}) {
+			p = bytes.Trim(p[2:], "\x00") // UTF-16 BOM: look at the first character
+		}
 		if len(p) > 0 && p[0] == '<' {
 			return KindHTML, nil
 		}
@@ -147,7 +150,7 @@ func appendPayloadText(dst, payload []byte, contentType, kind string, cfg *confi
 	}
 	if st.Charset != "utf-8" && (notASCIICompatible[st.Charset] || hasHighBit(payload)) {
 		if dec, err := enc.NewDecoder().Bytes(payload); err == nil {
-			payload = dec
+			payload = bytes.TrimPrefix(dec, utf8BOM) // a UTF-16 BOM decodes to U+FEFF
 		}
 		if utf16 && isBinary(payload, cfg.sniffBytes) {
 			return dst, ErrBinary

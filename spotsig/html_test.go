@@ -67,6 +67,9 @@ func TestPayloadTextDispatch(t *testing.T) {
 			t.Errorf("PayloadText(%q) = %q, %+v, %v; want %q, %s, %v", c.ct, got, st, err, c.want, c.kind, c.err)
 		}
 	}
+	if got, st, _ := PayloadText([]byte("\xff\xfe<\x00b\x00>\x00h\x00i\x00"), ""); string(got) != "hi" || st.Kind != KindHTML {
+		t.Errorf("sniffed UTF-16 HTML: %q %+v", got, st)
+	}
 	if got, st, _ := PayloadText([]byte("plain words"), ""); string(got) != "plain words" || st.Kind != KindText {
 		t.Errorf("sniffed plain text: %q %+v", got, st)
 	}
