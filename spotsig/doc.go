@@ -45,7 +45,9 @@
 //
 // NormalizedIDF is log(N/df)/log(N) (§5.1). An IDFRange keeps the
 // signatures whose idf lies in [Min, Max]; FilterIDF applies it to a
-// collection in memory, the reference for the pipeline's IDF stage. The
-// plain upper bound drops signatures shared by only two documents of a
-// large corpus; IDFRange.KeepShared (on in DefaultIDFRange) avoids that.
+// collection in memory, the reference for the pipeline's IDF stage (which
+// may skip the stage when IDFRange.KeepsAll). The paper's plain upper bound
+// drops signatures shared by only two documents of a large corpus;
+// IDFRange.KeepShared avoids that. DefaultIDFRange keeps every signature,
+// which scored best on the gold set (see its doc).
 package spotsig
