@@ -36,7 +36,7 @@ import (
 //   - lines 15–16 (δ2 < 0, d' longer): documents whose bound (*) is below τ
 //     are skipped; as the list is sorted by descending length and (*) grows
 //     as |d'| shrinks, they form a prefix, found by binary search instead of a
-//     `continue` per document;
+//     `continue` per document (WithLinearScan restores the `continue`);
 //   - lines 17–18 (δ2 ≥ 0, d' not longer): the scan of a list stops at d
 //     itself — documents after it are shorter and find d from their side;
 //   - lines 13 and 21, checked_i: a generation-stamped []uint32 by rank;
@@ -47,7 +47,7 @@ import (
 // The paper's printed conditions are not exact as written, so we do not use
 // them literally. Line 18's δ1 + δ2 > (1−τ)|d_i| assumes the missing mass δ1
 // also shortens d', which it need not: d = {a:5, b:5}, d' = {b:5}, τ = 0.5
-// (similarity 0.5) is lost from d's side and only rescued by d's own query.
+// (similarity 0.5) is lost from d's side and only rescued by the query of d'.
 // Lines 16 and 26 compare against (1−τ)·|d| in floating point, where
 // 1 − 0.9 = 0.09999999999999998: d = {a:1, b:9}, d' = {b:9}, τ = 0.9 has
 // similarity 9/10, which is the double 0.9, yet line 16 prunes it from d''s
@@ -57,8 +57,11 @@ import (
 // ever pruned (TestPrintedConditionCounterexamples). Surviving candidates are
 // verified by JaccardAtLeast, which itself exits early.
 //
-// Guests are never queries against guests: a guest is only compared with
-// home documents (guest–guest pairs meet in their own home group).
+// Guests: a home document's query accepts home and guest candidates. A guest
+// is a query only if some home document ranks before it (a guest shorter
+// than a home document, which the partitions never produce but MatchGroup
+// allows), and then accepts home candidates only; guest–guest pairs are
+// never compared here, they meet in the guests' own home group.
 
 // Matcher finds all near-duplicate pairs of a corpus exactly (§4), using the
 // partitioning of §4.2 and Algorithm 1 of §4.3. Build it with NewMatcher; it
