@@ -2,6 +2,7 @@ package match
 
 import (
 	"cmp"
+	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -126,6 +127,9 @@ func NewMatcher(opts ...Option) *Matcher {
 // indices into docs, A < B, sorted by (A, B), each pair once, with its
 // WeightedJaccard. It partitions by length (§4.2) with range rho and runs
 // Algorithm 1 (§4.3) per group, groups and queries spread over all cores.
+// Memory: the corpus plus the inverted index of the groups in flight (≈ 8
+// bytes per signature occurrence, guests counted twice). A group may hold at
+// most 2^31−1 signature occurrences; a larger one panics.
 func Match(docs []spotsig.Vector, tau float64, rho int) []Pair {
 	return NewMatcher(WithThreshold(tau), WithRange(rho)).Match(docs)
 }
@@ -292,6 +296,10 @@ func (b *builder) build(docs []spotsig.Vector, lens []int, spec groupSpec, tau f
 		}
 		g.sigOff[r] = int32(total)
 		total += len(g.vecs[r].Hashes)
+	}
+	if total > math.MaxInt32 {
+		// Ranks, offsets and list entries are int32 to halve the index.
+		panic("match: a group holds more than 2^31-1 signature occurrences")
 	}
 	g.sigOff[n] = int32(total)
 
