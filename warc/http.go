@@ -44,7 +44,7 @@ func (rd *fileReader) classify(rec *Record, b *blockReader, wct string) {
 // readBlockPayload handles a block that is itself the payload (resource and
 // conversion records, WARC 1.1 §6.4, §6.6), typed by the WARC Content-Type.
 func (rd *fileReader) readBlockPayload(rec *Record, b *blockReader, wct string) {
-	rec.ContentType = mediaType(wct)
+	rec.ContentType, rec.Charset = mediaType(wct), charsetParam(wct)
 	if rec.ContentType == "" {
 		rec.ContentType = mediaType(http.DetectContentType(b.peek(512)))
 	}
@@ -82,7 +82,7 @@ func (rd *fileReader) readHTTP(rec *Record, b *blockReader) {
 		return
 	}
 	rec.HTTPStatus = h.status
-	rec.ContentType = mediaType(h.contentType)
+	rec.ContentType, rec.Charset = mediaType(h.contentType), charsetParam(h.contentType)
 	if h.status < 200 || h.status > 299 {
 		rec.Skip = SkipHTTPStatus
 		return
@@ -188,6 +188,23 @@ func joinField(a, b string) string {
 		return a
 	}
 	return a + ", " + b
+}
+
+// charsetParam returns the lower-cased charset parameter of a Content-Type
+// value ("text/html; Charset=\"UTF-8\"" -> "utf-8"), "" when absent. It is
+// lenient where mime.ParseMediaType is strict: other malformed parameters
+// do not hide the charset.
+func charsetParam(ct string) string {
+	_, params, _ := strings.Cut(ct, ";")
+	for params != "" {
+		var p string
+		p, params, _ = strings.Cut(params, ";")
+		k, v, ok := strings.Cut(p, "=")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "charset") {
+			return strings.ToLower(strings.Trim(strings.TrimSpace(v), `"'`))
+		}
+	}
+	return ""
 }
 
 // mediaType returns the lower-cased media type of a Content-Type value

@@ -34,6 +34,11 @@ type Record struct {
 	// Content-Type for resource and conversion records; sniffed when
 	// missing. "" when unknown.
 	ContentType string
+	// Charset is the charset parameter of that Content-Type, lower-cased
+	// ("" when absent), e.g. "iso-8859-1": the HTTP header's say in the
+	// page's encoding (WHATWG encoding sniffing gives it precedence over
+	// <meta>).
+	Charset string
 	// Payload is the document body for candidates (Skip == ""): the HTTP
 	// body de-chunked and Content-Encoding-decoded, at most
 	// Options.MaxPayloadBytes. Nil for skipped records. The slice is freshly
@@ -44,4 +49,13 @@ type Record struct {
 	// Detail is a human-readable note on why the record was skipped or what
 	// was repaired (e.g. the parse error); "" when there is nothing to add.
 	Detail string
+}
+
+// MIMEType returns the record's payload Content-Type with its charset, e.g.
+// "text/html; charset=iso-8859-1", the form spotsig.PayloadText takes.
+func (r Record) MIMEType() string {
+	if r.Charset == "" {
+		return r.ContentType
+	}
+	return r.ContentType + "; charset=" + r.Charset
 }
