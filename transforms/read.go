@@ -89,7 +89,7 @@ func (fn *ReadWARCFn) ProcessElement(ctx context.Context, f fileio.ReadableFile,
 			return nil
 		}
 		readCandidates.Inc(ctx, 1)
-		emit(Candidate{File: name, Offset: r.Offset, Inner: r.InnerOffset, RecordID: r.RecordID, URI: r.TargetURI, ContentType: r.ContentType, Payload: r.Payload})
+		emit(Candidate{File: name, Offset: r.Offset, Inner: r.InnerOffset, RecordID: r.RecordID, URI: r.TargetURI, ContentType: r.MIMEType(), Payload: r.Payload})
 		return nil
 	})
 	if err != nil {

@@ -27,6 +27,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
@@ -55,6 +56,8 @@ func main() {
 func run(args []string) int {
 	cfg := pipeline.DefaultConfig()
 	input := registerFlags(flag.CommandLine, &cfg)
+	logLevel := flag.String("log_level", "warn", "Beam log level: debug, info, warn or error (default warn; info prints the whole job graph)")
+	jobFlags = append(jobFlags, "log_level")
 	flag.CommandLine.Init("ndd-beam", flag.ContinueOnError)
 	flag.CommandLine.SetOutput(io.Discard)
 	flag.CommandLine.Usage = func() {}
@@ -70,6 +73,12 @@ func run(args []string) int {
 	}
 	if *runners.Runner == "" {
 		*runners.Runner = defaultRunner
+	}
+	switch *logLevel {
+	case "debug", "info", "warn", "error":
+		log.LogLevel = *logLevel
+	default:
+		return fail(2, "--log_level=%q: want debug, info, warn or error", *logLevel)
 	}
 	beam.Init() // on a worker this runs the harness and does not return
 

@@ -1,0 +1,449 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/direct"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/spotsig"
+	"github.com/ndd-beam/ndd-beam/transforms"
+	"github.com/ndd-beam/ndd-beam/warc"
+)
+
+// TestMain initializes Beam so that prism's in-process loopback worker can
+// run the job's DoFns.
+func TestMain(m *testing.M) {
+	ptest.MainWithDefault(m, "direct")
+}
+
+const testdata = "../testdata"
+
+// testdataGlobs are the real WARC files bundled with the repository.
+func testdataGlobs(t *testing.T) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(testdata, "*.warc*"))
+	if len(files) == 0 {
+		t.Fatalf("no WARC files in %s", testdata)
+	}
+	return []string{filepath.Join(testdata, "*.warc.gz"), filepath.Join(testdata, "*.warc")}
+}
+
+// runJob runs the whole job for cfg on runner and returns the output dir.
+func runJob(t *testing.T, runner string, cfg Config) string {
+	t.Helper()
+	if cfg.Output == "" {
+		cfg.Output = t.TempDir()
+	}
+	if err := cfg.Validate(context.Background()); err != nil {
+		t.Fatalf("Validate: %v", err)
+	}
+	p, s := beam.NewPipelineWithRoot()
+	if err := Build(s, cfg); err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	if _, err := beam.Run(context.Background(), runner, p); err != nil {
+		t.Fatalf("%s run: %v", runner, err)
+	}
+	return cfg.Output
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func readSummary(t *testing.T, dir string) transforms.Summary {
+	t.Helper()
+	var s transforms.Summary
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(dir, transforms.SummaryFile))), &s); err != nil {
+		t.Fatalf("summary.json: %v", err)
+	}
+	return s
+}
+
+// readLines returns the JSON lines of every shard of an output, after
+// checking that exactly the expected shard files exist.
+func readLines(t *testing.T, dir, prefix string, shards int) []string {
+	t.Helper()
+	got, _ := filepath.Glob(filepath.Join(dir, prefix+"-*.jsonl"))
+	if len(got) != shards {
+		t.Fatalf("%s: %d shard files, want %d: %v", prefix, len(got), shards, got)
+	}
+	var lines []string
+	for i := range shards {
+		text := readFile(t, filepath.Join(dir, transforms.ShardName(prefix, i, shards)))
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			t.Fatalf("%s shard %d does not end in a newline", prefix, i)
+		}
+		shard := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+		if text == "" {
+			shard = nil
+		}
+		if !sort.StringsAreSorted(shard) {
+			t.Errorf("%s shard %d is not sorted", prefix, i)
+		}
+		lines = append(lines, shard...)
+	}
+	return lines
+}
+
+// pairKey identifies a pair independently of the output format: the two
+// documents' "file@offset+inner" keys in canonical order and the Jaccard.
+type pairKey struct {
+	A, B    string
+	Jaccard float64
+}
+
+func readPairs(t *testing.T, dir string, shards int) map[pairKey]bool {
+	t.Helper()
+	out := map[pairKey]bool{}
+	for _, l := range readLines(t, dir, "pairs", shards) {
+		var p transforms.PairRecord
+		if err := json.Unmarshal([]byte(l), &p); err != nil {
+			t.Fatalf("pairs line %q: %v", l, err)
+		}
+		if p.ARecordID > p.BRecordID {
+			t.Errorf("pair not in canonical order: %s", l)
+		}
+		if p.Jaccard < 0 || p.Jaccard > 1 {
+			t.Errorf("jaccard outside [0,1]: %s", l)
+		}
+		k := pairKey{transforms.DocKey(p.AFile, p.AOffset, p.AInner), transforms.DocKey(p.BFile, p.BOffset, p.BInner), p.Jaccard}
+		if out[k] {
+			t.Errorf("pair written twice: %s", l)
+		}
+		out[k] = true
+	}
+	return out
+}
+
+// checkAccounting checks records == documents + Σ skipped and that the
+// rejects files hold exactly the skipped records, reason by reason.
+func checkAccounting(t *testing.T, dir string, shards int) transforms.Summary {
+	t.Helper()
+	sum := readSummary(t, dir)
+	if sum.Records != sum.Documents+sum.SkippedTotal() {
+		t.Errorf("records %d != documents %d + skipped %d (%v)", sum.Records, sum.Documents, sum.SkippedTotal(), sum.Skipped)
+	}
+	byReason := map[string]int{}
+	for _, l := range readLines(t, dir, "rejects", shards) {
+		var r transforms.Reject
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("rejects line %q: %v", l, err)
+		}
+		if r.File == "" || r.Reason == "" {
+			t.Errorf("reject without file or reason: %s", l)
+		}
+		byReason[r.Reason]++
+	}
+	if fmt.Sprint(byReason) != fmt.Sprint(sum.Skipped) {
+		t.Errorf("rejects files %v != summary skipped %v", byReason, sum.Skipped)
+	}
+	return sum
+}
+
+// reference computes the job's result in-process with warc, spotsig and
+// match alone: read every file, extract, IDF-filter (spotsig.FilterIDF over
+// the documents with >= 1 signature), drop |d| < MinSignatures, match.Match.
+// It returns the pairs and the number of records and documents.
+func reference(t *testing.T, cfg Config, files []string) (pairs map[pairKey]bool, records, documents int) {
+	t.Helper()
+	ex, err := spotsig.NewExtractor(cfg.SpotSigOptions()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type doc struct {
+		key string
+		vec spotsig.Vector
+	}
+	var docs []doc
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = warc.ReadFile(f, name, cfg.WARCOptions(), func(r warc.Record) error {
+			records++
+			if r.Skip != "" {
+				return nil
+			}
+			v, _, err := ex.ExtractPayload(r.Payload, r.MIMEType())
+			if err == nil && len(v.Hashes) > 0 {
+				docs = append(docs, doc{transforms.DocKey(name, r.Offset, r.InnerOffset), v})
+			}
+			return nil
+		})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	vecs := make([]spotsig.Vector, len(docs))
+	for i, d := range docs {
+		vecs[i] = d.vec
+	}
+	filtered := spotsig.FilterIDF(vecs, cfg.IDFRange())
+	var kept []doc
+	var keptVecs []spotsig.Vector
+	for i, v := range filtered {
+		if v.Len() >= cfg.MinSignatures {
+			kept = append(kept, doc{docs[i].key, v})
+			keptVecs = append(keptVecs, v)
+		}
+	}
+	pairs = map[pairKey]bool{}
+	for _, p := range match.Match(keptVecs, cfg.Tau, cfg.Rho) {
+		a, b := kept[p.A].key, kept[p.B].key
+		pairs[pairKey{a, b, p.Jaccard}] = true
+	}
+	return pairs, records, len(kept)
+}
+
+// samePairs compares pair sets ignoring the order of the two documents.
+func samePairs(t *testing.T, what string, got, want map[pairKey]bool) {
+	t.Helper()
+	norm := func(m map[pairKey]bool) map[pairKey]bool {
+		out := map[pairKey]bool{}
+		for k := range m {
+			if k.A > k.B {
+				k.A, k.B = k.B, k.A
+			}
+			out[k] = true
+		}
+		return out
+	}
+	g, w := norm(got), norm(want)
+	missing, extra := 0, 0
+	for k := range w {
+		if !g[k] {
+			if missing < 5 {
+				t.Errorf("%s: missing pair %v", what, k)
+			}
+			missing++
+		}
+	}
+	for k := range g {
+		if !w[k] {
+			if extra < 5 {
+				t.Errorf("%s: unexpected pair %v", what, k)
+			}
+			extra++
+		}
+	}
+	if missing+extra > 0 {
+		t.Errorf("%s: %d pairs, want %d (%d missing, %d unexpected)", what, len(g), len(w), missing, extra)
+	}
+}
+
+func testConfig(input []string) Config {
+	cfg := DefaultConfig()
+	cfg.Input = input
+	return cfg
+}
+
+// The job on the bundled real WARC files: direct and prism write
+// byte-identical outputs; the pairs equal the brute-force matcher's and an
+// in-process computation with warc + spotsig + match; the accounting
+// identity holds and the rejects files list every skipped record.
+func TestJobOnTestdata(t *testing.T) {
+	cfg := testConfig(testdataGlobs(t))
+	direct := runJob(t, "direct", cfg)
+	sum := checkAccounting(t, direct, cfg.Shards)
+	pairs := readPairs(t, direct, cfg.Shards)
+	if len(pairs) == 0 {
+		t.Fatal("no pairs on testdata: aut__example.warc.gz alone holds many template near-duplicates")
+	}
+	if sum.Pairs != len(pairs) || sum.Partitions < 1 || sum.LargestGroup < 2 {
+		t.Errorf("summary pairs %d partitions %d largest_group %d; pairs file has %d", sum.Pairs, sum.Partitions, sum.LargestGroup, len(pairs))
+	}
+	if sum.SignaturesAfterIDF > sum.SignaturesBeforeIDF || sum.SignaturesAfterIDF == 0 {
+		t.Errorf("signatures before %d after %d", sum.SignaturesBeforeIDF, sum.SignaturesAfterIDF)
+	}
+	files, _ := filepath.Glob(filepath.Join(testdata, "*.warc*"))
+	if len(sum.Files) != len(files) {
+		t.Errorf("summary lists %d files, testdata has %d", len(sum.Files), len(files))
+	}
+
+	t.Run("reference", func(t *testing.T) {
+		want, records, documents := reference(t, cfg, sum.Files)
+		if sum.Records != records || sum.Documents != documents {
+			t.Errorf("job: %d records %d documents; in-process: %d records %d documents", sum.Records, sum.Documents, records, documents)
+		}
+		samePairs(t, "job vs in-process", pairs, want)
+	})
+
+	t.Run("bruteforce", func(t *testing.T) {
+		bf := cfg
+		bf.Matcher = transforms.MatcherBruteForce
+		dir := runJob(t, "direct", bf)
+		samePairs(t, "spotsigs vs bruteforce", pairs, readPairs(t, dir, bf.Shards))
+		if got := readSummary(t, dir); got.Partitions != 1 || got.Pairs != sum.Pairs {
+			t.Errorf("bruteforce: partitions %d (want 1), pairs %d (want %d)", got.Partitions, got.Pairs, sum.Pairs)
+		}
+	})
+
+	t.Run("prism", func(t *testing.T) {
+		dir := runJob(t, "prism", cfg)
+		for _, name := range []string{"pairs-00000-of-00001.jsonl", "rejects-00000-of-00001.jsonl"} {
+			if readFile(t, filepath.Join(direct, name)) != readFile(t, filepath.Join(dir, name)) {
+				t.Errorf("%s differs between direct and prism", name)
+			}
+		}
+		ps := readSummary(t, dir)
+		ps.Output = sum.Output
+		if fmt.Sprintf("%+v", ps) != fmt.Sprintf("%+v", sum) {
+			t.Errorf("summary differs between direct and prism:\n%+v\n%+v", ps, sum)
+		}
+	})
+
+	t.Run("shards", func(t *testing.T) {
+		sh := cfg
+		sh.Shards = 3
+		dir := runJob(t, "direct", sh)
+		samePairs(t, "3 shards vs 1", readPairs(t, dir, 3), pairs)
+		checkAccounting(t, dir, 3)
+	})
+}
+
+// A job whose input has no near-duplicate pair still writes an empty pairs
+// file, the rejects and a summary with pairs = 0.
+func TestJobEmptyResult(t *testing.T) {
+	// One Common Crawl capture: a single HTML page, so no pair can exist.
+	cfg := testConfig([]string{filepath.Join(testdata, "commoncrawl-whirlwind__whirlwind.warc.gz")})
+	dir := runJob(t, "direct", cfg)
+	if got := readFile(t, filepath.Join(dir, "pairs-00000-of-00001.jsonl")); got != "" {
+		t.Errorf("pairs file not empty: %q", got)
+	}
+	sum := checkAccounting(t, dir, 1)
+	if sum.Pairs != 0 || sum.Records != 4 {
+		t.Errorf("summary: %d records (MANIFEST: 4), %d pairs (want 0)", sum.Records, sum.Pairs)
+	}
+}
+
+func TestValidateErrors(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a-file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := testConfig([]string{filepath.Join(testdata, "*.warc.gz")})
+	good.Output = filepath.Join(dir, "out")
+	cases := []struct {
+		name string
+		edit func(*Config)
+		want string
+	}{
+		{"no-match glob", func(c *Config) { c.Input = []string{filepath.Join(dir, "nothing-*.warc.gz")} }, "matches no file"},
+		{"missing file", func(c *Config) { c.Input = []string{filepath.Join(dir, "missing.warc")} }, "matches no file"},
+		{"unwritable output", func(c *Config) { c.Output = filepath.Join(file, "out") }, "not writable"},
+		{"unknown scheme", func(c *Config) { c.Input = []string{"s3://bucket/x.warc.gz"} }, "not registered"},
+		{"tau zero", func(c *Config) { c.Tau = 0 }, "--tau"},
+		{"tau above 1", func(c *Config) { c.Tau = 1.5 }, "--tau"},
+		{"idf range inverted", func(c *Config) { c.IDFMin, c.IDFMax = 0.9, 0.1 }, "--idf_min"},
+		{"min signatures", func(c *Config) { c.MinSignatures = 0 }, "--min_signatures"},
+		{"rho", func(c *Config) { c.Rho = 0 }, "--rho"},
+		{"shards", func(c *Config) { c.Shards = 0 }, "--shards"},
+		{"matcher", func(c *Config) { c.Matcher = "lsh-typo" }, "--matcher"},
+		{"method", func(c *Config) { c.Method = "shingles-typo" }, "--method"},
+		{"antecedents", func(c *Config) { c.Antecedents = "the(0,3)" }, "--antecedents"},
+		{"antecedents file", func(c *Config) { c.Antecedents = "@" + filepath.Join(dir, "none.txt") }, "--antecedents"},
+		{"cap", func(c *Config) { c.MaxPayloadBytes = 0 }, "--max_payload_bytes"},
+		{"no input", func(c *Config) { c.Input = nil }, "--input"},
+		{"no output", func(c *Config) { c.Output = "" }, "--output"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := good
+			tc.edit(&c)
+			err := c.Validate(ctx)
+			if err == nil || !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Validate = %v, want an ErrConfig naming %q", err, tc.want)
+			}
+		})
+	}
+	c := good
+	if err := c.Validate(ctx); err != nil {
+		t.Fatalf("good config: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(good.Output, ".ndd-beam-write-probe")); !os.IsNotExist(err) {
+		t.Errorf("write probe left behind: %v", err)
+	}
+}
+
+// An "@file" spot set is resolved to inline form at launch, so workers never
+// need the file.
+func TestValidateResolvesAntecedentFile(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "spots.txt")
+	if err := os.WriteFile(spec, []byte("# spot set\nthe(2,3)\nis(3,1)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := testConfig([]string{filepath.Join(testdata, "*.warc.gz")})
+	c.Output = dir
+	c.Antecedents = "@" + spec
+	if err := c.Validate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if c.Antecedents != "the(2,3),is(3,1)" {
+		t.Errorf("Antecedents = %q, want the inline spec", c.Antecedents)
+	}
+}
+
+// The job over every real WARC file in ../shared (quirky, truncated, GPL
+// files that stay outside the repository) in one run: it finishes, the
+// accounting identity holds and every skipped record is in the rejects file.
+func TestJobOnSharedWARCs(t *testing.T) {
+	shared := filepath.Join("..", "..", "shared", "data", "warc")
+	if _, err := os.Stat(shared); err != nil {
+		t.Skipf("%s absent: %v", shared, err)
+	}
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	cfg := testConfig([]string{filepath.Join(shared, "*.warc.gz"), filepath.Join(shared, "*.warc")})
+	dir := runJob(t, "direct", cfg)
+	sum := checkAccounting(t, dir, 1)
+	all, _ := filepath.Glob(filepath.Join(shared, "*.warc*"))
+	if len(sum.Files) != len(all) {
+		t.Errorf("read %d files, %s has %d", len(sum.Files), shared, len(all))
+	}
+	want, records, documents := reference(t, cfg, sum.Files)
+	if sum.Records != records || sum.Documents != documents {
+		t.Errorf("job: %d records %d documents; in-process: %d records %d documents", sum.Records, sum.Documents, records, documents)
+	}
+	samePairs(t, "job vs in-process", readPairs(t, dir, 1), want)
+	// Every file is accounted for in the rejects (each has at least a
+	// warcinfo, request or non-HTML record), the truncated one included.
+	seen := map[string]bool{}
+	for _, l := range readLines(t, dir, "rejects", 1) {
+		var r transforms.Reject
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		seen[r.File] = true
+	}
+	for _, f := range sum.Files {
+		if !seen[f] {
+			t.Errorf("no reject from %s", f)
+		}
+	}
+	b, _ := json.Marshal(sum)
+	t.Logf("summary: %s", b)
+}

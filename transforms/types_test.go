@@ -1,0 +1,135 @@
+package transforms
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/ndd-beam/ndd-beam/spotsig"
+)
+
+// randomDoc builds a document with n distinct signatures, including the
+// extreme hash values 0 and 2^64-1 and large frequencies.
+func randomDoc(r *rand.Rand, n int) Doc {
+	hashes := make([]uint64, 0, n+2)
+	for range n {
+		hashes = append(hashes, r.Uint64())
+	}
+	hashes = append(hashes, 0, ^uint64(0), ^uint64(0))
+	v := spotsig.NewVector(hashes)
+	v.Freqs[0] = 1<<32 - 1
+	return Doc{
+		RecordID: "urn:uuid:1d66b0fd-aed4-4e9c-8bf3-660ae81ec115",
+		URI:      "http://example.org/ä?x=1&y=2",
+		File:     "gs://bucket/crawl/file-00001.warc.gz",
+		Offset:   r.Int64N(1 << 40),
+		Inner:    r.Int64N(1 << 20),
+		Guest:    r.IntN(2) == 1,
+		Vec:      v,
+	}
+}
+
+func TestDocCoderRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	docs := []Doc{{}, {Offset: -1}, randomDoc(r, 0), randomDoc(r, 1), randomDoc(r, 1000)}
+	for i, d := range docs {
+		b := EncodeDoc(d)
+		got, err := DecodeDoc(b)
+		if err != nil {
+			t.Fatalf("doc %d: decode: %v", i, err)
+		}
+		if len(d.Vec.Hashes) == 0 {
+			d.Vec = spotsig.Vector{} // nil and empty slices encode alike
+		}
+		if !reflect.DeepEqual(got, d) {
+			t.Errorf("doc %d: round trip changed the document:\n got %+v\nwant %+v", i, got, d)
+		}
+	}
+}
+
+// The coder must be compact: on 1000 random 64-bit hashes (the worst case
+// for delta coding, since real hashes are just as random) it must stay below
+// the 12 bytes per signature of a fixed-width (uint64 + uint32) encoding.
+func TestDocCoderCompact(t *testing.T) {
+	d := randomDoc(rand.New(rand.NewPCG(3, 4)), 1000)
+	d.Vec.Freqs[0] = 1
+	n := len(d.Vec.Hashes)
+	if got := len(EncodeDoc(d)); got >= 12*n {
+		t.Errorf("encoded %d signatures in %d bytes, want < %d", n, got, 12*n)
+	}
+}
+
+func TestDocCoderRejectsCorruptInput(t *testing.T) {
+	good := EncodeDoc(randomDoc(rand.New(rand.NewPCG(5, 6)), 20))
+	for cut := 0; cut < len(good); cut++ {
+		if _, err := DecodeDoc(good[:cut]); err == nil {
+			t.Fatalf("truncated to %d of %d bytes: no error", cut, len(good))
+		}
+	}
+	if _, err := DecodeDoc(append(append([]byte{}, good...), 0)); err == nil {
+		t.Error("trailing byte: no error")
+	}
+	bad := append([]byte{}, good...)
+	bad[0] = 99
+	if _, err := DecodeDoc(bad); err == nil {
+		t.Error("wrong version: no error")
+	}
+	// Two equal hashes (delta 0 after the first) violate "ascending, unique".
+	dup := EncodeDoc(Doc{Vec: spotsig.Vector{Hashes: []uint64{5, 5}, Freqs: []uint32{1, 1}}})
+	if _, err := DecodeDoc(dup); err == nil {
+		t.Error("repeated hash: no error")
+	}
+	// A huge signature count must fail before allocating.
+	huge := []byte{docCoderVersion, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f}
+	if _, err := DecodeDoc(huge); err == nil {
+		t.Error("signature count beyond the input: no error")
+	}
+}
+
+func FuzzDecodeDoc(f *testing.F) {
+	f.Add(EncodeDoc(randomDoc(rand.New(rand.NewPCG(7, 8)), 5)))
+	f.Add([]byte{docCoderVersion})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		d, err := DecodeDoc(b)
+		if err != nil {
+			return
+		}
+		// Whatever decodes must re-encode to the same bytes (the encoding is
+		// canonical) and be a valid vector.
+		if got := EncodeDoc(d); string(got) != string(b) {
+			t.Fatalf("re-encoding differs: %x vs %x", got, b)
+		}
+		for i := 1; i < len(d.Vec.Hashes); i++ {
+			if d.Vec.Hashes[i] <= d.Vec.Hashes[i-1] {
+				t.Fatal("hashes not ascending")
+			}
+		}
+	})
+}
+
+func TestNewPairRecordCanonicalOrder(t *testing.T) {
+	x := Doc{RecordID: "urn:b", File: "f", Offset: 1, Vec: spotsig.NewVector([]uint64{1, 2})}
+	y := Doc{RecordID: "urn:a", File: "f", Offset: 9, Vec: spotsig.NewVector([]uint64{1})}
+	for _, p := range []PairRecord{NewPairRecord(x, y, 0.5), NewPairRecord(y, x, 0.5)} {
+		if p.ARecordID != "urn:a" || p.BRecordID != "urn:b" || p.ASignatures != 1 || p.BSignatures != 2 {
+			t.Errorf("not canonical: %+v", p)
+		}
+	}
+	// Same record ID in two files (real archives repeat IDs): file, then offset decide.
+	z := Doc{RecordID: "urn:a", File: "e", Offset: 50}
+	if p := NewPairRecord(y, z, 1); p.AFile != "e" {
+		t.Errorf("tie on record ID not broken by file: %+v", p)
+	}
+}
+
+func TestShardName(t *testing.T) {
+	if got := ShardName("pairs", 3, 12); got != "pairs-00003-of-00012.jsonl" {
+		t.Errorf("ShardName = %q", got)
+	}
+	if got := JoinPath("gs://b/out/", "summary.json"); got != "gs://b/out/summary.json" {
+		t.Errorf("JoinPath = %q", got)
+	}
+	if got := JoinPath("out", "summary.json"); got != "out/summary.json" {
+		t.Errorf("JoinPath = %q", got)
+	}
+}
