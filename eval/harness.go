@@ -72,7 +72,7 @@ func LoadCorpus(path string, truth *Truth, opts ...spotsig.Option) (*Corpus, err
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				text, _, err := spotsig.PayloadText(j.rec.Payload, j.rec.ContentType, opts...)
+				text, _, err := spotsig.PayloadText(j.rec.Payload, j.rec.MIMEType(), opts...)
 				mu.Lock()
 				d := &c.Docs[j.i]
 				switch {

@@ -34,6 +34,11 @@ type MethodsConfig struct {
 	ShingleK      []int            // word k-gram lengths, each a method
 	LSHK, LSHL    int              // rows per band, bands
 	Descriptive   []int            // descriptive-set sizes N, each a method
+	// ProposedBlocks, if > 0, adds "SpotSigs-B": SpotSigs with the proposed
+	// block-confined extraction (BlockSigner) at this block length.
+	ProposedBlocks int
+
+	blockTokens int // sensitivity variants: SpotSigs itself with BlockSigner
 }
 
 // DefaultMethodsConfig returns the job's defaults for SpotSigs and the
@@ -47,6 +52,9 @@ func DefaultMethodsConfig() MethodsConfig {
 		LSHK:        match.DefaultLSHRows,
 		LSHL:        match.DefaultLSHBands,
 		Descriptive: []int{25, 50, 100, 200, 400},
+		// The job's minimum (pipeline.DefaultMinSignatures); cmd sets it.
+		MinSignatures:  5,
+		ProposedBlocks: DefaultProposedMinBlockTokens,
 	}
 }
 
@@ -66,6 +74,13 @@ func Methods(cfg MethodsConfig) ([]Method, error) {
 	ms := []Method{{
 		Name: "SpotSigs", Sign: spots, SignKey: "spots", IDF: &idf, MinSignatures: cfg.MinSignatures,
 	}}
+	if cfg.ProposedBlocks > 0 {
+		ms = append(ms, Method{
+			Name: "SpotSigs-B", Params: fmt.Sprintf("proposed: chains within blocks of >= %d tokens", cfg.ProposedBlocks),
+			Sign: BlockSigner(ex, cfg.ProposedBlocks), SignKey: fmt.Sprintf("spots-blocks-%d", cfg.ProposedBlocks),
+			IDF: &idf, MinSignatures: cfg.MinSignatures,
+		})
+	}
 	for _, k := range cfg.ShingleK {
 		k := k
 		ms = append(ms, Method{
@@ -115,10 +130,14 @@ func SpotSigsMethod(cfg MethodsConfig, name string) (Method, error) {
 		return Method{}, err
 	}
 	idf := cfg.IDF
-	return Method{
+	m := Method{
 		Name: name, SignKey: "spots|" + name, IDF: &idf, MinSignatures: cfg.MinSignatures,
 		Sign: func(text []byte) spotsig.Vector { v, _ := ex.Extract(text); return v },
-	}, nil
+	}
+	if cfg.blockTokens > 0 {
+		m.Sign = BlockSigner(ex, cfg.blockTokens)
+	}
+	return m, nil
 }
 
 // A Variant changes one parameter of a MethodsConfig by one step.

@@ -94,6 +94,12 @@ func DefaultVariants() []Variant {
 			vs = append(vs, Variant{Parameter: "chain length c", Value: fmt.Sprint(cc), Apply: uniformSpots(d, cc)})
 		}
 	}
+	vs = append(vs,
+		Variant{Parameter: "extraction", Value: fmt.Sprintf("proposed: chains within blocks of >= %d tokens", DefaultProposedMinBlockTokens),
+			Apply: blockVariant(DefaultProposedMinBlockTokens)},
+		Variant{Parameter: "extraction", Value: "proposed: chains within blocks of >= 10 tokens", Apply: blockVariant(10)},
+		Variant{Parameter: "extraction", Value: "proposed: chains within blocks of >= 30 tokens", Apply: blockVariant(30)},
+	)
 	idf := def.IDF
 	vs = append(vs,
 		Variant{Parameter: "IDF range", Value: "paper's [0.20, 0.85], plain upper bound", SignKey: "base",
@@ -116,4 +122,9 @@ func DefaultVariants() []Variant {
 		}
 	}
 	return vs
+}
+
+// blockVariant marks a variant that extracts with BlockSigner.
+func blockVariant(minTokens int) func(*MethodsConfig) {
+	return func(cfg *MethodsConfig) { cfg.blockTokens = minTokens }
 }

@@ -6,14 +6,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/ndd-beam/ndd-beam/eval"
+	"github.com/ndd-beam/ndd-beam/pipeline"
 )
 
 const evalUsage = `usage:
@@ -127,10 +130,6 @@ func sortClustersByRecall(cs []eval.ClusterRecall) {
 	}
 }
 
-// evalDefaultTau is the τ whose wrong pairs and sensitivity the sweep
-// reports; keep it equal to the job's --tau default.
-const evalDefaultTau = 0.45
-
 func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ndd-beam eval sweep", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -138,8 +137,8 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 	warcPath := fs.String("warc", "", "labelled WARC file (required)")
 	truthPath := fs.String("truth", "", "truth file for the WARC (required)")
 	outDir := fs.String("out", "docs/", "directory for quality.md and quality-f1.png")
-	tauRange := fs.String("taus", "0.3:1.0:0.05", "τ sweep lo:hi:step (weighted Jaccard)")
-	defaultTau := fs.Float64("default-tau", evalDefaultTau, "the job's default τ, whose wrong pairs and sensitivity are reported")
+	tauRange := fs.String("taus", "0.1:1.0:0.05", "τ sweep lo:hi:step (weighted Jaccard)")
+	defaultTau := fs.Float64("default-tau", pipeline.DefaultTau, "the job's default τ, whose wrong pairs and sensitivity are reported")
 	sens := fs.Bool("sensitivity", true, "also vary each SpotSigs parameter by one step")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
 	if err := fs.Parse(args); err != nil {
@@ -153,6 +152,10 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "ndd-beam eval sweep:", err)
 		return 2
+	}
+	if !containsTau(taus, *defaultTau) {
+		taus = append(taus, *defaultTau)
+		slices.Sort(taus)
 	}
 	var progress io.Writer = stderr
 	if *quiet {
@@ -173,6 +176,7 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(progress, "read %d labelled pages in %v\n", len(corpus.Docs), corpus.ReadTime.Round(time.Millisecond))
 	}
 	cfg := eval.DefaultMethodsConfig()
+	cfg.MinSignatures = pipeline.DefaultMinSignatures
 	methods, err := eval.Methods(cfg)
 	if err != nil {
 		return fail(err)
@@ -232,4 +236,14 @@ func parseTaus(s string) ([]float64, error) {
 		return nil, fmt.Errorf("--taus %q: want 0 < lo <= hi <= 1 and step > 0", s)
 	}
 	return eval.Taus(v[0], v[1], v[2]), nil
+}
+
+// containsTau reports whether taus holds t (to 1e-9).
+func containsTau(taus []float64, t float64) bool {
+	for _, x := range taus {
+		if math.Abs(x-t) < 1e-9 {
+			return true
+		}
+	}
+	return false
 }
