@@ -27,9 +27,9 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
@@ -56,7 +56,7 @@ func main() {
 func run(args []string) int {
 	cfg := pipeline.DefaultConfig()
 	input := registerFlags(flag.CommandLine, &cfg)
-	logLevel := flag.String("log_level", "warn", "Beam log level: debug, info, warn or error (default warn; info prints the whole job graph)")
+	logLevel := flag.String("log_level", "warn", "Beam log level: debug, info, warn or error (default warn; info prints the job graph, e.g. the job a Dataflow --dry_run would submit)")
 	jobFlags = append(jobFlags, "log_level")
 	flag.CommandLine.Init("ndd-beam", flag.ContinueOnError)
 	flag.CommandLine.SetOutput(io.Discard)
