@@ -229,7 +229,7 @@ type Candidate struct {
 	Inner       int64
 	RecordID    string
 	URI         string
-	ContentType string
+	ContentType string // payload media type with its charset parameter (warc.Record.MIMEType)
 	Payload     []byte
 }
 

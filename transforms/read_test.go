@@ -1,0 +1,66 @@
+package transforms
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+)
+
+// readAll runs ReadWARCFn on one path outside Beam.
+func readAll(t *testing.T, path string) ([]Candidate, []Reject) {
+	t.Helper()
+	var cands []Candidate
+	var rejects []Reject
+	fn := &ReadWARCFn{}
+	err := fn.ProcessElement(context.Background(), fileio.ReadableFile{Metadata: fileio.FileMetadata{Path: path}},
+		func(c Candidate) { cands = append(cands, c) }, func(r Reject) { rejects = append(rejects, r) })
+	if err != nil {
+		t.Fatalf("ProcessElement failed the bundle: %v", err)
+	}
+	return cands, rejects
+}
+
+// A file that cannot be opened, or read (a directory), is one reject with
+// ReasonUnreadableFile, not a failed job.
+func TestReadWARCFnUnreadableFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, path := range []string{filepath.Join(dir, "vanished.warc.gz"), dir} {
+		cands, rejects := readAll(t, path)
+		if len(cands) != 0 || len(rejects) != 1 || rejects[0].Reason != ReasonUnreadableFile || rejects[0].File != path || rejects[0].Detail == "" {
+			t.Errorf("%s: candidates %v rejects %+v, want one %s reject", path, cands, rejects, ReasonUnreadableFile)
+		}
+	}
+}
+
+// On a real file, every record is a candidate or a reject, and a gzip file
+// is read through warc.ReadFile, not decompressed twice: the record count
+// is MANIFEST.md's.
+func TestReadWARCFnRealFile(t *testing.T) {
+	path := filepath.Join("..", "testdata", "dolma__sample-0000.warc.gz")
+	if _, err := os.Stat(path); err != nil {
+		t.Skip(err)
+	}
+	cands, rejects := readAll(t, path)
+	// MANIFEST.md: 48 records, 22 of them HTML pages (candidates also
+	// include text/plain).
+	if len(cands)+len(rejects) != 48 {
+		t.Errorf("%d candidates + %d rejects, want 48 records", len(cands), len(rejects))
+	}
+	html := 0
+	for _, c := range cands {
+		if mt, _, _ := strings.Cut(c.ContentType, ";"); mt == "text/html" || mt == "application/xhtml+xml" {
+			html++
+		}
+		if c.RecordID == "" || c.URI == "" || len(c.Payload) == 0 || c.File != path {
+			t.Errorf("incomplete candidate %+v", c.RecordID)
+		}
+	}
+	if html != 22 {
+		t.Errorf("%d HTML candidates, want 22", html)
+	}
+}
