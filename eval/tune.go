@@ -104,12 +104,12 @@ func DefaultVariants() []Variant {
 	vs = append(vs,
 		Variant{Parameter: "IDF range", Value: "paper's [0.20, 0.85], plain upper bound", SignKey: "base",
 			Apply: func(cfg *MethodsConfig) { cfg.IDF = spotsig.PaperIDFRange }},
-		Variant{Parameter: "IDF range", Value: fmt.Sprintf("[%.2f, %.2f] plain upper bound", idf.Min, idf.Max), SignKey: "base",
-			Apply: func(cfg *MethodsConfig) { cfg.IDF.KeepShared = false }},
+		Variant{Parameter: "IDF range", Value: fmt.Sprintf("[%.2f, 0.85], plain upper bound", idf.Min), SignKey: "base",
+			Apply: func(cfg *MethodsConfig) { cfg.IDF = spotsig.IDFRange{Min: idf.Min, Max: 0.85} }},
+		Variant{Parameter: "IDF range", Value: fmt.Sprintf("[%.2f, 0.85], upper bound only for single-page signatures (KeepShared)", idf.Min), SignKey: "base",
+			Apply: func(cfg *MethodsConfig) { cfg.IDF = spotsig.IDFRange{Min: idf.Min, Max: 0.85, KeepShared: true} }},
 		Variant{Parameter: "IDF range", Value: fmt.Sprintf("min %.2f", idf.Min+0.1), SignKey: "base",
 			Apply: func(cfg *MethodsConfig) { cfg.IDF.Min = idf.Min + 0.1 }},
-		Variant{Parameter: "IDF range", Value: "max 1.00 (keep single-page signatures)", SignKey: "base",
-			Apply: func(cfg *MethodsConfig) { cfg.IDF.Max = 1 }},
 	)
 	if idf.Min >= 0.1 {
 		vs = append(vs, Variant{Parameter: "IDF range", Value: fmt.Sprintf("min %.2f", idf.Min-0.1), SignKey: "base",
