@@ -66,6 +66,8 @@ func DefaultConfig() Config {
 			MaxRecordBytes:  warc.DefaultMaxRecordBytes,
 			MaxPayloadBytes: warc.DefaultMaxPayloadBytes,
 			MaxMemberBytes:  warc.DefaultMaxMemberBytes,
+			MaxInputBytes:   spotsig.DefaultMaxInputBytes,
+			MaxTextBytes:    spotsig.DefaultMaxTextBytes,
 			MaxTokens:       spotsig.DefaultMaxTokens,
 			MaxSignatures:   spotsig.DefaultMaxSignatures,
 		},
@@ -127,6 +129,7 @@ func (c *Config) ValidateValues() error {
 	for name, v := range map[string]int64{
 		"--max_header_bytes": p.MaxHeaderBytes, "--max_record_bytes": p.MaxRecordBytes,
 		"--max_payload_bytes": p.MaxPayloadBytes, "--max_member_bytes": p.MaxMemberBytes,
+		"--max_input_bytes": int64(p.MaxInputBytes), "--max_text_bytes": int64(p.MaxTextBytes),
 		"--max_tokens": int64(p.MaxTokens), "--max_signatures": int64(p.MaxSignatures),
 	} {
 		if v < 1 {

@@ -35,7 +35,7 @@ func Build(s beam.Scope, cfg Config) error {
 	p := cfg.Params
 
 	candidates, readRejects, files := transforms.ReadWARC(s, cfg.Input, p)
-	docs, extractRejects := transforms.Extract(s, candidates, p)
+	docs, extractRejects, capped := transforms.Extract(s, candidates, p)
 	idf := transforms.FilterIDF(s, docs, p)
 	keyed := transforms.KeyByGroup(s, idf.Docs, p)
 	pairs, groupSizes, err := transforms.MatchGroups(s, keyed, p)
@@ -52,6 +52,7 @@ func Build(s beam.Scope, cfg Config) error {
 		transforms.Stat(s, transforms.StatRecords, transforms.CountElements(s, readRejects)),
 		transforms.Stat(s, transforms.StatDocuments, transforms.CountElements(s, idf.Docs)),
 		transforms.SkipStats(s, rejects),
+		transforms.CapStats(s, capped),
 		transforms.Stat(s, transforms.StatSignaturesBeforeIDF, idf.SignaturesBeforeIDF),
 		transforms.Stat(s, transforms.StatSignaturesAfterIDF, idf.SignaturesAfterIDF),
 		transforms.Stat(s, transforms.StatPartitions, transforms.CountElements(s, groupSizes)),

@@ -56,6 +56,10 @@ type Params struct {
 	MaxRecordBytes int64 `json:"max_record_bytes"`
 	// MaxPayloadBytes caps the decoded HTTP body of one record (warc).
 	MaxPayloadBytes int64 `json:"max_payload_bytes"`
+	// MaxInputBytes caps the payload bytes parsed per document (spotsig).
+	MaxInputBytes int `json:"max_input_bytes"`
+	// MaxTextBytes caps the text bytes produced per document (spotsig).
+	MaxTextBytes int `json:"max_text_bytes"`
 	// MaxTokens caps the tokens read from one document's text (spotsig).
 	MaxTokens int `json:"max_tokens"`
 	// MaxSignatures caps the spot signatures extracted per document (spotsig).
@@ -69,10 +73,12 @@ func (p Params) IDFRange() spotsig.IDFRange {
 
 // A Signer turns the HTTP payload of a WARC response record into a document's
 // signature vector. A non-empty reason rejects the record (with detail as the
-// Reject's free text). Implementations must be safe for concurrent use and
-// deterministic.
+// Reject's free text). capped names the caps that applied (the document is
+// kept with what was read within them), e.g. "tokens"; they are counted in
+// summary.json's "capped". Implementations must be safe for concurrent use
+// and deterministic.
 type Signer interface {
-	Sign(ctx context.Context, payload []byte, contentType string) (v spotsig.Vector, reason, detail string)
+	Sign(ctx context.Context, payload []byte, contentType string) (v spotsig.Vector, reason, detail string, capped []string)
 }
 
 // NewSigner returns the signature scheme named by p.Method; it is the one

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
@@ -18,6 +16,12 @@ func (p Params) SpotSigOptions() []spotsig.Option {
 	var opts []spotsig.Option
 	if p.Antecedents != "" {
 		opts = append(opts, spotsig.WithSpotSpec(p.Antecedents))
+	}
+	if p.MaxInputBytes > 0 {
+		opts = append(opts, spotsig.WithMaxInputBytes(p.MaxInputBytes))
+	}
+	if p.MaxTextBytes > 0 {
+		opts = append(opts, spotsig.WithMaxTextBytes(p.MaxTextBytes))
 	}
 	if p.MaxTokens > 0 {
 		opts = append(opts, spotsig.WithMaxTokens(p.MaxTokens))
@@ -46,11 +50,13 @@ const (
 	ReasonBadText = "text-error"
 )
 
-var (
-	extractInputTruncated = beam.NewCounter("extract", "capped-input-bytes")
-	extractTextTruncated  = beam.NewCounter("extract", "capped-text-bytes")
-	extractTokensCapped   = beam.NewCounter("extract", "capped-tokens")
-	extractSigsCapped     = beam.NewCounter("extract", "capped-signatures")
+// Caps of the "spotsigs" scheme, as Sign reports them (summary.json
+// "capped", counters "extract/capped-<cap>").
+const (
+	CapInputBytes = "input-bytes" // --max_input_bytes: payload parsed only in part
+	CapTextBytes  = "text-bytes"  // --max_text_bytes: text cut
+	CapTokens     = "tokens"      // --max_tokens: tokens after the cap ignored
+	CapSignatures = "signatures"  // --max_signatures: extraction stopped early
 )
 
 // spotSigner is the "spotsigs" scheme: Extractor.ExtractPayload (markup
@@ -70,29 +76,30 @@ func newSpotSigner(p Params) (*spotSigner, error) {
 }
 
 // Sign extracts the spot signatures of one payload.
-func (s *spotSigner) Sign(ctx context.Context, payload []byte, contentType string) (spotsig.Vector, string, string) {
+func (s *spotSigner) Sign(ctx context.Context, payload []byte, contentType string) (spotsig.Vector, string, string, []string) {
 	v, st, err := s.ex.ExtractPayload(payload, contentType)
 	switch {
 	case errors.Is(err, spotsig.ErrNotText):
-		return spotsig.Vector{}, ReasonNotText, contentType
+		return spotsig.Vector{}, ReasonNotText, contentType, nil
 	case errors.Is(err, spotsig.ErrBinary):
-		return spotsig.Vector{}, ReasonBinary, contentType
+		return spotsig.Vector{}, ReasonBinary, contentType, nil
 	case err != nil:
-		return spotsig.Vector{}, ReasonBadText, err.Error()
+		return spotsig.Vector{}, ReasonBadText, err.Error(), nil
 	}
+	var capped []string
 	if st.Text.InputTruncated {
-		extractInputTruncated.Inc(ctx, 1)
+		capped = append(capped, CapInputBytes)
 	}
 	if st.Text.TextTruncated {
-		extractTextTruncated.Inc(ctx, 1)
+		capped = append(capped, CapTextBytes)
 	}
 	if st.Extract.TokensTruncated {
-		extractTokensCapped.Inc(ctx, 1)
+		capped = append(capped, CapTokens)
 	}
 	if st.Extract.SignaturesTruncated {
-		extractSigsCapped.Inc(ctx, 1)
+		capped = append(capped, CapSignatures)
 	}
-	return v, "", ""
+	return v, "", "", capped
 }
 
 // newPartitioned is the exact SpotSigs method as a Grouping.

@@ -15,6 +15,7 @@ import (
 func init() {
 	register.DoFn2x0[int, func(string, int)](&statFn{})
 	register.DoFn2x0[Reject, func(string, int)](&skipStatFn{})
+	register.DoFn2x0[string, func(string, int)](&capStatFn{})
 	register.DoFn4x1[context.Context, []byte, func(*string, *int) bool, func(*string) bool, error](&WriteSummaryFn{})
 	register.Emitter2[string, int]()
 	register.Iter2[string, int]()
@@ -30,6 +31,7 @@ const (
 	StatLargestGroup        = "largest_group"
 	StatPairs               = "pairs"
 	statSkippedPrefix       = "skipped/"
+	statCappedPrefix        = "capped/"
 )
 
 // SummaryFile is the name of the summary under the output directory.
@@ -44,6 +46,7 @@ type Summary struct {
 	Records             int            `json:"records"`               // WARC records read, incl. unreadable stretches and files
 	Documents           int            `json:"documents"`             // documents that reached matching
 	Skipped             map[string]int `json:"skipped"`               // reason -> rejects (rejects-*.jsonl)
+	Capped              map[string]int `json:"capped"`                // cap -> documents kept in part (see docs/robustness.md)
 	SignaturesBeforeIDF int            `json:"signatures_before_idf"` // Σ|d| over documents entering the IDF filter
 	SignaturesAfterIDF  int            `json:"signatures_after_idf"`  // Σ|d| over the same documents after it
 	Partitions          int            `json:"partitions"`            // distinct groups matched (τ partitions for spotsigs)
@@ -81,6 +84,17 @@ func SkipStats(s beam.Scope, rejects beam.PCollection) beam.PCollection {
 	return beam.CombinePerKey(s, sumInt, beam.ParDo(s, &skipStatFn{}, rejects))
 }
 
+// CapStats counts the cap names of capped (string) as statistics
+// "capped/<cap>".
+func CapStats(s beam.Scope, capped beam.PCollection) beam.PCollection {
+	s = s.Scope("CapStats")
+	return beam.CombinePerKey(s, sumInt, beam.ParDo(s, &capStatFn{}, capped))
+}
+
+type capStatFn struct{}
+
+func (*capStatFn) ProcessElement(name string, emit func(string, int)) { emit(statCappedPrefix+name, 1) }
+
 type skipStatFn struct{}
 
 func (*skipStatFn) ProcessElement(r Reject, emit func(string, int)) {
@@ -107,12 +121,15 @@ type WriteSummaryFn struct {
 func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats func(*string, *int) bool, files func(*string) bool) error {
 	sum := fn.Base
 	sum.Skipped = map[string]int{}
+	sum.Capped = map[string]int{}
 	var k string
 	var v int
 	for stats(&k, &v) {
 		switch {
 		case strings.HasPrefix(k, statSkippedPrefix):
 			sum.Skipped[strings.TrimPrefix(k, statSkippedPrefix)] += v
+		case strings.HasPrefix(k, statCappedPrefix):
+			sum.Capped[strings.TrimPrefix(k, statCappedPrefix)] += v
 		case k == StatRecords:
 			sum.Records += v
 		case k == StatDocuments:
