@@ -87,10 +87,14 @@ func EncodeDoc(d Doc) []byte {
 	return buf
 }
 
-var errShortDoc = errors.New("transforms: truncated Doc encoding")
+var (
+	errShortDoc   = errors.New("transforms: truncated Doc encoding")
+	errNonMinimal = errors.New("transforms: non-minimal varint in Doc encoding")
+)
 
 // DecodeDoc decodes the bytes written by EncodeDoc. It returns an error on a
-// wrong version byte, truncated input, trailing bytes, hashes that are not
+// wrong version byte, truncated input, trailing bytes, a non-minimal varint
+// (so every Doc has exactly one encoding), hashes that are not
 // strictly ascending or a frequency of 0 or above 2^32-1; it never allocates
 // more than the input can describe.
 func DecodeDoc(b []byte) (Doc, error) {
@@ -126,7 +130,7 @@ func DecodeDoc(b []byte) (Doc, error) {
 		var prev uint64
 		for i := range d.Vec.Hashes {
 			delta := r.uvarint()
-			if i > 0 && delta == 0 && r.err == nil {
+			if i > 0 && (delta == 0 || prev+delta < prev) && r.err == nil {
 				r.err = errors.New("transforms: Doc hashes not strictly ascending")
 			}
 			prev += delta
@@ -176,6 +180,10 @@ func (r *decoder) uvarint() uint64 {
 		r.err = errShortDoc
 		return 0
 	}
+	if n > 1 && r.b[n-1] == 0 {
+		r.err = errNonMinimal
+		return 0
+	}
 	r.b = r.b[n:]
 	return v
 }
@@ -187,6 +195,10 @@ func (r *decoder) varint() int64 {
 	v, n := binary.Varint(r.b)
 	if n <= 0 {
 		r.err = errShortDoc
+		return 0
+	}
+	if n > 1 && r.b[n-1] == 0 {
+		r.err = errNonMinimal
 		return 0
 	}
 	r.b = r.b[n:]

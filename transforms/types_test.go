@@ -79,6 +79,10 @@ func TestDocCoderRejectsCorruptInput(t *testing.T) {
 	if _, err := DecodeDoc(dup); err == nil {
 		t.Error("repeated hash: no error")
 	}
+	// An overlong varint (0 as 0x80 0x00) would give a second encoding.
+	if _, err := DecodeDoc([]byte{docCoderVersion, 0x80, 0x00, 0, 0, 0, 0, 0, 0}); err == nil {
+		t.Error("non-minimal varint: no error")
+	}
 	// A huge signature count must fail before allocating.
 	huge := []byte{docCoderVersion, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f}
 	if _, err := DecodeDoc(huge); err == nil {
