@@ -47,6 +47,15 @@ func TestPaperExample(t *testing.T) {
 	if st.Spots != 7 {
 		t.Errorf("Spots = %d, want 7 antecedent occurrences", st.Spots)
 	}
+	// The sentence is one block of 48 tokens (>= DefaultMinBlockTokens), so
+	// the paper's whole-document chains give the same set.
+	if st.Blocks != 1 || st.BlocksSkipped != 0 {
+		t.Errorf("blocks %d skipped %d, want the sentence as one block", st.Blocks, st.BlocksSkipped)
+	}
+	off := mustExtractor(t, WithSpotSpec("a(1,2),an(1,2),the(1,2),is(1,2)"), WithMinBlockTokens(0))
+	if got := off.Signatures([]byte(paperSentence)); !slices.Equal(got, want) {
+		t.Fatalf("blocks off: signatures of §3.2 sentence:\n got %q\nwant %q", got, want)
+	}
 }
 
 func TestDefaultsArePaperBest(t *testing.T) {
@@ -81,7 +90,8 @@ func mustExtractor(t testing.TB, opts ...Option) *Extractor {
 	return e
 }
 
-// TestChainRules checks §3.1 and slide 12 on hand-worked token streams.
+// TestChainRules checks §3.1 and slide 12 on hand-worked token streams,
+// each one short line: blocks off (the paper's whole-document chains).
 // English SMART stopwords; "of", "the", "is" are stopwords, Greek letter
 // names are not.
 func TestChainRules(t *testing.T) {
@@ -118,7 +128,7 @@ func TestChainRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e := mustExtractor(t, WithSpotSpec(c.spec), WithDistanceMode(c.mode))
+			e := mustExtractor(t, WithSpotSpec(c.spec), WithDistanceMode(c.mode), WithMinBlockTokens(0))
 			got := e.Signatures([]byte(c.text))
 			if !slices.Equal(got, c.want) {
 				t.Fatalf("Signatures(%q) = %q, want %q", c.text, got, c.want)
@@ -143,7 +153,7 @@ func TestSignatureHashIsFNV1a(t *testing.T) {
 }
 
 func TestRepeatsCounted(t *testing.T) {
-	e := mustExtractor(t, WithSpotSpec("the(1,1)"))
+	e := mustExtractor(t, WithSpotSpec("the(1,1)"), WithMinBlockTokens(0))
 	v, _ := e.Extract([]byte("the cat and the cat and the dog"))
 	if len(v.Hashes) != 2 || v.Len() != 3 {
 		t.Fatalf("vector %+v: want 2 distinct signatures, |d| = 3", v)
@@ -173,7 +183,7 @@ func TestCaps(t *testing.T) {
 	if st.TokensTruncated || st.SignaturesTruncated {
 		t.Fatalf("defaults truncated a small text: %+v", st)
 	}
-	for _, o := range []Option{WithMaxTokens(0), WithMaxSignatures(-1), WithMaxTextBytes(0), WithMaxInputBytes(0), WithSpotSpec("the(0,1)"), WithSpotSpec("the(1"), WithLanguage("xx")} {
+	for _, o := range []Option{WithMaxTokens(0), WithMaxSignatures(-1), WithMaxTextBytes(0), WithMaxInputBytes(0), WithSpotSpec("the(0,1)"), WithSpotSpec("the(1"), WithLanguage("xx"), WithMinBlockTokens(-1)} {
 		if _, err := NewExtractor(o); err == nil {
 			t.Errorf("NewExtractor accepted a bad option")
 		}
@@ -275,13 +285,100 @@ func TestLanguageIsAFolder(t *testing.T) {
 	if got := Languages(); !slices.Equal(got, []string{"de", "en"}) {
 		t.Fatalf("Languages() = %v", got)
 	}
-	de := mustExtractor(t, WithLanguage("de"))
+	de := mustExtractor(t, WithLanguage("de"), WithMinBlockTokens(0))
 	got := de.Signatures([]byte("Der Hund ist in der Küche und die Katze schläft."))
 	want := []string{"der:hund:küche", "ist:küche:katze", "der:küche:katze", "die:katze:schläft"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("German signatures %q, want %q", got, want)
 	}
-	if got := mustExtractor(t).Signatures([]byte("Der Hund ist in der Küche.")); len(got) != 0 {
+	if got := mustExtractor(t, WithMinBlockTokens(0)).Signatures([]byte("Der Hund ist in der Küche.")); len(got) != 0 {
 		t.Fatalf("English extractor found %q in German text", got)
+	}
+}
+
+// Blocks (WithMinBlockTokens): a '\n' ends a block, no chain crosses it,
+// and blocks shorter than the minimum yield nothing. Hand-worked with
+// the(1,2): the chain is the next two non-stopwords.
+func TestBlocksConfineChains(t *testing.T) {
+	text := []byte("the alpha\nbeta gamma the delta epsilon zeta\n\n  the eta")
+	cases := []struct {
+		min  int
+		want []string
+	}{
+		// Off: one stream, "\n" is white space (§3).
+		{0, []string{"the:alpha:beta", "the:delta:epsilon", "the:eta"}},
+		// Confined, nothing skipped: the first chain is cut at its
+		// block's end after one word (§3.1's rule at the document end).
+		{1, []string{"the:alpha", "the:delta:epsilon", "the:eta"}},
+		// Blocks of 2, 6 and 2 tokens: only the middle one is kept.
+		{3, []string{"the:delta:epsilon"}},
+		{6, []string{"the:delta:epsilon"}},
+		{7, nil},
+	}
+	for _, c := range cases {
+		e := mustExtractor(t, WithSpotSpec("the(1,2)"), WithMinBlockTokens(c.min))
+		got := e.Signatures(text)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("min %d: Signatures = %q, want %q", c.min, got, c.want)
+		}
+		v, st := e.Extract(text)
+		if v.Len() != len(c.want) {
+			t.Errorf("min %d: |d| = %d, want %d", c.min, v.Len(), len(c.want))
+		}
+		for _, s := range c.want {
+			if _, ok := slices.BinarySearch(v.Hashes, SignatureHash(s)); !ok {
+				t.Errorf("min %d: Extract lacks %q", c.min, s)
+			}
+		}
+		if st.Tokens != 10 {
+			t.Errorf("min %d: Tokens = %d, want 10 (skipped blocks count as examined)", c.min, st.Tokens)
+		}
+	}
+	_, st := mustExtractor(t, WithSpotSpec("the(1,2)"), WithMinBlockTokens(3)).Extract(text)
+	if st.Blocks != 1 || st.BlocksSkipped != 2 || st.TokensSkipped != 4 {
+		t.Errorf("stats %+v, want 1 block kept, 2 skipped with 4 tokens", st)
+	}
+}
+
+// The token-distance walk must not step over a block end either, and
+// DistanceContentWords must not count non-stopwords of the next block.
+func TestBlocksDistanceModes(t *testing.T) {
+	text := []byte("x the alpha of\nbeta gamma delta\nthe of of")
+	for _, m := range []DistanceMode{DistanceTokens, DistanceContentWords} {
+		e := mustExtractor(t, WithSpotSpec("the(2,2)"), WithDistanceMode(m), WithMinBlockTokens(1))
+		// Block 1 "x the alpha of": 2 tokens after "the" is "of", a
+		// stopword, and the block ends: no chain. Block 3 has no word.
+		if got := e.Signatures(text); len(got) != 0 {
+			t.Errorf("mode %d: Signatures = %q, want none", m, got)
+		}
+		off := mustExtractor(t, WithSpotSpec("the(2,2)"), WithDistanceMode(m), WithMinBlockTokens(0))
+		if got := off.Signatures(text); len(got) == 0 {
+			t.Errorf("mode %d, blocks off: no signature, want a chain into the next line", m)
+		}
+	}
+}
+
+// The default is block-confined with DefaultMinBlockTokens, and blocks
+// off reproduces the whole-document chains on text without '\n'.
+func TestBlocksDefault(t *testing.T) {
+	def := mustExtractor(t)
+	short := []byte(strings.Repeat("the cat sat ", 6)) // 18 tokens, one block
+	if got := def.Signatures(short); len(got) != 0 {
+		t.Errorf("default: a block of 18 < %d tokens gave %q", DefaultMinBlockTokens, got)
+	}
+	long := []byte(strings.Repeat("the cat sat on a mat and has had a nap ", 20))
+	multi := []byte(strings.ReplaceAll(string(long), "nap ", "nap\n"))
+	off := mustExtractor(t, WithMinBlockTokens(0))
+	a, b := def.Signatures(long), off.Signatures(long)
+	if len(a) == 0 || !slices.Equal(a, b) {
+		t.Errorf("one long line: default %d signatures, blocks off %d; want the same", len(a), len(b))
+	}
+	// Eleven-token lines are all skipped by default; blocks off ignores
+	// the line breaks.
+	if got := def.Signatures(multi); len(got) != 0 {
+		t.Errorf("default on 11-token lines: %q", got)
+	}
+	if got := off.Signatures(multi); !slices.Equal(got, b) {
+		t.Errorf("blocks off: line breaks changed the signatures")
 	}
 }

@@ -52,7 +52,11 @@ const (
 //
 // The text is valid UTF-8: undecodable bytes become U+FFFD (counted in
 // TextStats.Replaced), never an error. Runs of ASCII white space are
-// collapsed. The returned slice is newly allocated and owned by the caller.
+// collapsed to one space, or to one '\n' at a block boundary: every
+// block-level element boundary of HTML (HTMLToText) and every blank line of
+// plain text (a single line break is hard wrapping, not a block boundary).
+// Extract confines spot-signature chains to these lines (WithMinBlockTokens).
+// The returned slice is newly allocated and owned by the caller.
 func PayloadText(payload []byte, contentType string, opts ...Option) ([]byte, TextStats, error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
@@ -69,7 +73,10 @@ func PayloadText(payload []byte, contentType string, opts ...Option) ([]byte, Te
 
 // HTMLToText returns the visible text of an HTML payload: markup removed;
 // the content of script, style, noscript, template, iframe, noembed,
-// noframes, svg and math elements and all comments dropped; entities
+// noframes, svg and math elements and all comments dropped (an unclosed svg
+// or math element ends at the next HTML start tag of the breakout list of
+// the HTML Living Standard §13.2.6.5 — p, div, b, br, li, h1–h6, table, … —
+// as in a browser); entities
 // decoded; a line break at every block-level boundary (p, div, td, li, br,
 // h1–h6, tr, …) so that words of adjacent cells do not glue together. The
 // character set comes from the BOM, the charset parameter of contentType,
@@ -159,6 +166,7 @@ func appendPayloadText(dst, payload []byte, contentType, kind string, cfg *confi
 
 	w := textWriter{dst: dst, start: len(dst), max: cfg.maxText}
 	if kind == KindText {
+		w.paras = true
 		w.write(payload)
 	} else {
 		w.html(payload)
@@ -279,13 +287,15 @@ func isBinary(b []byte, n int) bool {
 
 // Tag classes for HTMLToText.
 const (
-	tagBlock = 1 << iota // a line break before and after the element
-	tagSkip              // the element's content is not text
+	tagBlock    = 1 << iota // a line break before and after the element
+	tagSkip                 // the element's content is not text
+	tagForeign              // svg, math: foreign content (skipped)
+	tagBreakout             // a start tag that ends foreign content
 )
 
 var tagClass = map[string]uint8{
 	"script": tagSkip, "style": tagSkip, "noscript": tagSkip, "template": tagSkip,
-	"iframe": tagSkip, "noembed": tagSkip, "noframes": tagSkip, "svg": tagSkip, "math": tagSkip,
+	"iframe": tagSkip, "noembed": tagSkip, "noframes": tagSkip, "svg": tagSkip | tagForeign, "math": tagSkip | tagForeign,
 	"object": tagBlock, "video": tagBlock, "audio": tagBlock, "canvas": tagBlock,
 }
 
@@ -296,6 +306,15 @@ func init() {
 		li link main menu meta nav ol optgroup option p pre section select summary table tbody
 		td textarea tfoot th thead title tr ul`) {
 		tagClass[t] |= tagBlock
+	}
+	// HTML Living Standard §13.2.6.5 ("the rules for parsing tokens in
+	// foreign content"): a start tag with one of these names pops all open
+	// svg/math elements (font only with color, face or size attributes;
+	// left out here).
+	for _, t := range strings.Fields(`b big blockquote body br center code dd div dl dt em embed
+		h1 h2 h3 h4 h5 h6 head hr i img li listing menu meta nobr ol p pre ruby s small span
+		strong strike sub sup table tt u ul var`) {
+		tagClass[t] |= tagBreakout
 	}
 }
 
@@ -308,6 +327,7 @@ type textWriter struct {
 	max      int
 	full     bool // the cap was reached
 	replaced int
+	paras    bool // plain text: a blank line (two or more '\n' in a white-space run) is a block boundary
 }
 
 func (w *textWriter) last() byte {
@@ -331,6 +351,7 @@ func (w *textWriter) write(text []byte) {
 	space := last == ' ' || last == '\n'
 	dst := w.dst
 	limit := w.start + w.max
+	nls := 0 // '\n' bytes in the current white-space run (paras)
 	for i := 0; i < len(text); {
 		c := text[i]
 		if c < utf8.RuneSelf {
@@ -343,7 +364,13 @@ func (w *textWriter) write(text []byte) {
 					dst = append(dst, ' ')
 					space = true
 				}
+				if c == '\n' && w.paras {
+					if nls++; nls == 2 && len(dst) > w.start && dst[len(dst)-1] == ' ' {
+						dst[len(dst)-1] = '\n'
+					}
+				}
 			} else {
+				nls = 0
 				if checked && len(dst)+1 > limit {
 					w.full = true
 					break
@@ -367,7 +394,7 @@ func (w *textWriter) write(text []byte) {
 			w.replaced++
 		}
 		dst = append(dst, rb...)
-		space = false
+		space, nls = false, 0
 		i += size
 	}
 	w.dst = dst
@@ -394,7 +421,8 @@ func (w *textWriter) lineBreak() {
 // html streams the markup of payload through the x/net/html tokenizer.
 func (w *textWriter) html(payload []byte) {
 	z := html.NewTokenizer(bytes.NewReader(payload))
-	skip := 0 // depth of open elements whose content is dropped
+	skip := 0    // depth of open elements whose content is dropped
+	foreign := 0 // of which svg/math elements
 	for !w.full {
 		switch z.Next() {
 		case html.ErrorToken:
@@ -406,8 +434,17 @@ func (w *textWriter) html(payload []byte) {
 		case html.StartTagToken:
 			name, _ := z.TagName()
 			c := tagClass[string(name)]
+			if c&tagBreakout != 0 && foreign > 0 {
+				// An HTML tag inside svg/math: the page forgot to close
+				// them, and a browser leaves foreign content here.
+				skip -= foreign
+				foreign = 0
+			}
 			if c&tagSkip != 0 {
 				skip++
+				if c&tagForeign != 0 {
+					foreign++
+				}
 			}
 			if c&tagBlock != 0 && skip == 0 {
 				w.lineBreak()
@@ -422,6 +459,9 @@ func (w *textWriter) html(payload []byte) {
 			c := tagClass[string(name)]
 			if c&tagSkip != 0 && skip > 0 {
 				skip--
+				if c&tagForeign != 0 && foreign > 0 {
+					foreign--
+				}
 			}
 			if c&tagBlock != 0 && skip == 0 {
 				w.lineBreak()

@@ -16,6 +16,14 @@ const (
 	// DefaultChain is the chain length c of an antecedent listed without
 	// "(d,c)". Paper §5.3.2: "a chain length of 3".
 	DefaultChain = 3
+	// DefaultMinBlockTokens is the block length below which a block yields
+	// no spot signatures (WithMinBlockTokens): 20 tokens. A deviation from
+	// §3, which chains over the whole document: on the labelled gold set
+	// (docs/quality.md, "make eval") block-confined chains with blocks of
+	// >= 20 tokens reach F1 0.97 against 0.94 for whole-document chains,
+	// because navigation menus, teaser lists, bylines and footers are short
+	// blocks whose chains make pages of one template look alike.
+	DefaultMinBlockTokens = 20
 	// DefaultLanguage is the language whose embedded stopwords and spot set
 	// NewExtractor uses when no option says otherwise.
 	DefaultLanguage = "en"
@@ -75,6 +83,7 @@ type config struct {
 	stopSet    bool
 	extraStop  []string
 	mode       DistanceMode
+	minBlock   int
 	maxTokens  int
 	maxSigs    int
 	maxInput   int
@@ -86,6 +95,7 @@ type config struct {
 func defaultConfig() config {
 	return config{
 		lang:       DefaultLanguage,
+		minBlock:   DefaultMinBlockTokens,
 		maxTokens:  DefaultMaxTokens,
 		maxSigs:    DefaultMaxSignatures,
 		maxInput:   DefaultMaxInputBytes,
@@ -164,6 +174,33 @@ func WithDistanceMode(m DistanceMode) Option {
 			return
 		}
 		c.mode = m
+	}
+}
+
+// WithMinBlockTokens confines chains to blocks and skips short blocks
+// (default DefaultMinBlockTokens). A block is one line of the text: the
+// text Extract reads is split at every '\n', which PayloadText emits at
+// each block-level element boundary of HTML (p, div, li, td, br, h1–h6, …)
+// and at each blank-line paragraph break of plain text. With n >= 1 no
+// chain runs from one block into the next — a chain is cut at the end of
+// its block as §3.1 cuts it at the end of the document, kept if it has at
+// least one word — and blocks of fewer than n tokens yield no signatures
+// (their tokens still count against the max-tokens cap). n = 1 only
+// confines chains. n = 0 turns blocks off: the paper's whole-document
+// chains (§3), line breaks being ordinary white space.
+//
+// This deviates from §3 on purpose: spot signatures should come from
+// natural-language text, and on the labelled gold set (docs/quality.md)
+// block confinement with n = 20 raises SpotSigs' F1 from 0.94 to 0.97
+// (>= 0.945 for every τ in 0.15–0.35). A page whose blocks are all
+// shorter than n has no signatures. n must be >= 0.
+func WithMinBlockTokens(n int) Option {
+	return func(c *config) {
+		if n < 0 {
+			c.fail("min block tokens %d < 0", n)
+			return
+		}
+		c.minBlock = n
 	}
 }
 
