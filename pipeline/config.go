@@ -136,17 +136,23 @@ func (c *Config) ValidateValues() error {
 			return bad("%s=%d: must be >= 1", name, v)
 		}
 	}
+	// The spot set is resolved to its inline form (the default included), so
+	// summary.json says exactly which antecedents the job used.
+	var set []spotsig.Antecedent
+	var err error
 	if p.Antecedents != "" {
-		set, err := spotsig.ParseSpotSet(p.Antecedents)
-		if err != nil {
-			return bad("--antecedents=%q: %v", p.Antecedents, err)
-		}
-		parts := make([]string, len(set))
-		for i, a := range set {
-			parts[i] = a.String()
-		}
-		p.Antecedents = strings.Join(parts, ",")
+		set, err = spotsig.ParseSpotSet(p.Antecedents)
+	} else {
+		set, err = spotsig.DefaultSpotSet("en")
 	}
+	if err != nil {
+		return bad("--antecedents=%q: %v", p.Antecedents, err)
+	}
+	parts := make([]string, len(set))
+	for i, a := range set {
+		parts[i] = a.String()
+	}
+	p.Antecedents = strings.Join(parts, ",")
 	if _, err := transforms.NewSigner(*p); err != nil {
 		return bad("--method=%q: %v", p.Method, err)
 	}

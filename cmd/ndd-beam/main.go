@@ -130,7 +130,7 @@ func registerFlags(fs *flag.FlagSet, cfg *pipeline.Config) *string {
 	def("antecedents")
 	fs.IntVar(&p.MinSignatures, "min_signatures", p.MinSignatures, fmt.Sprintf("drop documents with fewer signatures |d| than this after the IDF filter (default %d)", p.MinSignatures))
 	def("min_signatures")
-	fs.IntVar(&p.Rho, "rho", p.Rho, fmt.Sprintf("ρ, vector length (signatures) from which all documents share the last partition (default %d, §5.2)", p.Rho))
+	fs.IntVar(&p.Rho, "rho", p.Rho, fmt.Sprintf("ρ, vector length (signatures) from which all documents share the last partition (default %d, §4.2, §5.1)", p.Rho))
 	def("rho")
 	fs.StringVar(&p.Method, "method", p.Method, fmt.Sprintf("signature scheme: spotsigs (default %q)", p.Method))
 	def("method")
