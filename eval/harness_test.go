@@ -35,7 +35,7 @@ func TestHarnessOnGoldSet(t *testing.T) {
 		t.Fatalf("read %d of %d labelled pages, %d missing, %d unlabelled", len(c.Docs), len(truth.Records), len(c.Missing), c.Unlabelled)
 	}
 	cfg := DefaultMethodsConfig()
-	cfg.ShingleK, cfg.Descriptive, cfg.ProposedBlocks = nil, nil, 0
+	cfg.ShingleK, cfg.Descriptive, cfg.PaperChains = nil, nil, false
 	ms, err := Methods(cfg)
 	if err != nil {
 		t.Fatal(err)

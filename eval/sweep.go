@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
@@ -34,11 +35,10 @@ type MethodsConfig struct {
 	ShingleK      []int            // word k-gram lengths, each a method
 	LSHK, LSHL    int              // rows per band, bands
 	Descriptive   []int            // descriptive-set sizes N, each a method
-	// ProposedBlocks, if > 0, adds "SpotSigs-B": SpotSigs with the proposed
-	// block-confined extraction (BlockSigner) at this block length.
-	ProposedBlocks int
-
-	blockTokens int // sensitivity variants: SpotSigs itself with BlockSigner
+	// PaperChains adds "SpotSigs-paper": SpotSigs with the paper's
+	// whole-document chains (§3, spotsig.WithMinBlockTokens(0)) instead of
+	// the job's block-confined extraction, for comparison.
+	PaperChains bool
 }
 
 // DefaultMethodsConfig returns the job's defaults for SpotSigs and the
@@ -53,8 +53,8 @@ func DefaultMethodsConfig() MethodsConfig {
 		LSHL:        match.DefaultLSHBands,
 		Descriptive: []int{25, 50, 100, 200, 400},
 		// The job's minimum (pipeline.DefaultMinSignatures); cmd sets it.
-		MinSignatures:  5,
-		ProposedBlocks: DefaultProposedMinBlockTokens,
+		MinSignatures: 5,
+		PaperChains:   true,
 	}
 }
 
@@ -74,11 +74,15 @@ func Methods(cfg MethodsConfig) ([]Method, error) {
 	ms := []Method{{
 		Name: "SpotSigs", Sign: spots, SignKey: "spots", IDF: &idf, MinSignatures: cfg.MinSignatures,
 	}}
-	if cfg.ProposedBlocks > 0 {
+	if cfg.PaperChains {
+		paper, err := spotsig.NewExtractor(append(slices.Clone(cfg.Extractor), spotsig.WithMinBlockTokens(0))...)
+		if err != nil {
+			return nil, err
+		}
 		ms = append(ms, Method{
-			Name: "SpotSigs-B", Params: fmt.Sprintf("proposed: chains within blocks of >= %d tokens", cfg.ProposedBlocks),
-			Sign: BlockSigner(ex, cfg.ProposedBlocks), SignKey: fmt.Sprintf("spots-blocks-%d", cfg.ProposedBlocks),
-			IDF: &idf, MinSignatures: cfg.MinSignatures,
+			Name: "SpotSigs-paper", Params: "paper §3: whole-document chains (min block tokens 0)",
+			Sign:    func(text []byte) spotsig.Vector { v, _ := paper.Extract(text); return v },
+			SignKey: "spots-paper", IDF: &idf, MinSignatures: cfg.MinSignatures,
 		})
 	}
 	for _, k := range cfg.ShingleK {
@@ -133,9 +137,6 @@ func SpotSigsMethod(cfg MethodsConfig, name string) (Method, error) {
 	m := Method{
 		Name: name, SignKey: "spots|" + name, IDF: &idf, MinSignatures: cfg.MinSignatures,
 		Sign: func(text []byte) spotsig.Vector { v, _ := ex.Extract(text); return v },
-	}
-	if cfg.blockTokens > 0 {
-		m.Sign = BlockSigner(ex, cfg.blockTokens)
 	}
 	return m, nil
 }

@@ -22,6 +22,7 @@ func DefaultsDescription(cfg MethodsConfig, tau float64) []string {
 	return []string{
 		fmt.Sprintf("antecedents (spot set, %d): %s", len(set), strings.Join(words, ", ")),
 		fmt.Sprintf("spot distance d = %d, chain length c = %d (uniform)", spotsig.DefaultDistance, spotsig.DefaultChain),
+		fmt.Sprintf("chains confined to blocks (lines of PayloadText), blocks of fewer than %d tokens skipped (spotsig.WithMinBlockTokens; 0 = the paper's whole-document chains)", ex.MinBlockTokens()),
 		fmt.Sprintf("IDF range: %s", describeIDF(cfg.IDF)),
 		fmt.Sprintf("τ = %.2f", tau),
 		fmt.Sprintf("minimum signatures per page: %d", cfg.MinSignatures),
@@ -69,7 +70,8 @@ func wordSpots(words []string) func(*MethodsConfig) {
 // DefaultVariants returns the one-step changes of the SpotSigs defaults
 // that the sensitivity table reports: antecedents (articles only, the SMART
 // stopword list), spot distance ±1, chain length ±1 (and the Java
-// prototype's 1), the IDF range's bounds, and the minimum number of
+// prototype's 1), the minimum block length (0 = the paper's whole-document
+// chains), the IDF range's bounds, and the minimum number of
 // signatures. τ ±1 step is read off each row's sweep.
 func DefaultVariants() []Variant {
 	d, c := spotsig.DefaultDistance, spotsig.DefaultChain
@@ -95,10 +97,10 @@ func DefaultVariants() []Variant {
 		}
 	}
 	vs = append(vs,
-		Variant{Parameter: "extraction", Value: fmt.Sprintf("proposed: chains within blocks of >= %d tokens", DefaultProposedMinBlockTokens),
-			Apply: blockVariant(DefaultProposedMinBlockTokens)},
-		Variant{Parameter: "extraction", Value: "proposed: chains within blocks of >= 10 tokens", Apply: blockVariant(10)},
-		Variant{Parameter: "extraction", Value: "proposed: chains within blocks of >= 30 tokens", Apply: blockVariant(30)},
+		Variant{Parameter: "min block tokens", Value: "0 (paper §3: whole-document chains)", Apply: blockVariant(0)},
+		Variant{Parameter: "min block tokens", Value: "1 (chains confined to blocks, none skipped)", Apply: blockVariant(1)},
+		Variant{Parameter: "min block tokens", Value: "10", Apply: blockVariant(10)},
+		Variant{Parameter: "min block tokens", Value: "30", Apply: blockVariant(30)},
 	)
 	idf := def.IDF
 	vs = append(vs,
@@ -124,7 +126,10 @@ func DefaultVariants() []Variant {
 	return vs
 }
 
-// blockVariant marks a variant that extracts with BlockSigner.
+// blockVariant sets the extractor's minimum block length
+// (spotsig.WithMinBlockTokens).
 func blockVariant(minTokens int) func(*MethodsConfig) {
-	return func(cfg *MethodsConfig) { cfg.blockTokens = minTokens }
+	return func(cfg *MethodsConfig) {
+		cfg.Extractor = append(cfg.Extractor, spotsig.WithMinBlockTokens(minTokens))
+	}
 }

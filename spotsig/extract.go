@@ -154,6 +154,10 @@ func singleToken(w string) (string, bool) {
 // SpotSet returns a copy of the Extractor's spot set (normalized words).
 func (e *Extractor) SpotSet() []Antecedent { return slices.Clone(e.spots) }
 
+// MinBlockTokens returns the minimum block length in effect
+// (WithMinBlockTokens; 0 = blocks off, the paper's whole-document chains).
+func (e *Extractor) MinBlockTokens() int { return e.cfg.minBlock }
+
 // IsStopword reports whether the (lower-case, tokenized) word is skipped by
 // chains: a stopword or an antecedent.
 func (e *Extractor) IsStopword(word string) bool {
