@@ -380,32 +380,7 @@ func (e *Extractor) extract(s *scratch, text []byte, st *ExtractStats) Vector {
 		return true
 	})
 	st.Signatures = len(s.hashes)
-	return compactVector(s.hashes)
-}
-
-// compactVector is NewVector with exactly sized result slices; it sorts
-// hashes in place.
-func compactVector(hashes []uint64) Vector {
-	if len(hashes) == 0 {
-		return Vector{}
-	}
-	slices.Sort(hashes)
-	distinct := 1
-	for i := 1; i < len(hashes); i++ {
-		if hashes[i] != hashes[i-1] {
-			distinct++
-		}
-	}
-	v := Vector{Hashes: make([]uint64, 0, distinct), Freqs: make([]uint32, 0, distinct)}
-	for i, h := range hashes {
-		if i > 0 && h == hashes[i-1] {
-			v.Freqs[len(v.Freqs)-1]++
-			continue
-		}
-		v.Hashes = append(v.Hashes, h)
-		v.Freqs = append(v.Freqs, 1)
-	}
-	return v
+	return NewVector(s.hashes)
 }
 
 // Signatures returns the spot signatures of text in document order, with

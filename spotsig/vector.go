@@ -21,13 +21,20 @@ func (v Vector) Len() int {
 }
 
 // NewVector builds the multiset of an unsorted list of signature hashes,
-// counting repeats. It sorts hashes in place.
+// counting repeats. It sorts hashes in place; the result's slices are sized
+// exactly (documents are held by the million in a matcher's memory).
 func NewVector(hashes []uint64) Vector {
 	if len(hashes) == 0 {
 		return Vector{}
 	}
 	slices.Sort(hashes)
-	v := Vector{Hashes: make([]uint64, 0, len(hashes)), Freqs: make([]uint32, 0, len(hashes))}
+	distinct := 1
+	for i := 1; i < len(hashes); i++ {
+		if hashes[i] != hashes[i-1] {
+			distinct++
+		}
+	}
+	v := Vector{Hashes: make([]uint64, 0, distinct), Freqs: make([]uint32, 0, distinct)}
 	for i, h := range hashes {
 		if i > 0 && h == hashes[i-1] {
 			v.Freqs[len(v.Freqs)-1]++
