@@ -70,6 +70,7 @@ func DefaultConfig() Config {
 			MaxTextBytes:    spotsig.DefaultMaxTextBytes,
 			MaxTokens:       spotsig.DefaultMaxTokens,
 			MaxSignatures:   spotsig.DefaultMaxSignatures,
+			MinBlockTokens:  spotsig.DefaultMinBlockTokens,
 		},
 		Shards: DefaultShards,
 	}
@@ -135,6 +136,9 @@ func (c *Config) ValidateValues() error {
 		if v < 1 {
 			return bad("%s=%d: must be >= 1", name, v)
 		}
+	}
+	if p.MinBlockTokens < 0 {
+		return bad("--min_block_tokens=%d: must be >= 0", p.MinBlockTokens)
 	}
 	// The spot set is resolved to its inline form (the default included), so
 	// summary.json says exactly which antecedents the job used.

@@ -364,6 +364,7 @@ func TestValidateErrors(t *testing.T) {
 		{"method", func(c *Config) { c.Method = "shingles-typo" }, "--method"},
 		{"antecedents", func(c *Config) { c.Antecedents = "the(0,3)" }, "--antecedents"},
 		{"antecedents file", func(c *Config) { c.Antecedents = "@" + filepath.Join(dir, "none.txt") }, "--antecedents"},
+		{"min_block_tokens", func(c *Config) { c.MinBlockTokens = -1 }, "--min_block_tokens"},
 		{"cap", func(c *Config) { c.MaxPayloadBytes = 0 }, "--max_payload_bytes"},
 		{"no input", func(c *Config) { c.Input = nil }, "--input"},
 		{"no output", func(c *Config) { c.Output = "" }, "--output"},

@@ -64,6 +64,10 @@ type Params struct {
 	MaxTokens int `json:"max_tokens"`
 	// MaxSignatures caps the spot signatures extracted per document (spotsig).
 	MaxSignatures int `json:"max_signatures"`
+	// MinBlockTokens confines spot chains to text blocks and skips blocks of
+	// fewer tokens (spotsig.WithMinBlockTokens); 0 is the paper's
+	// whole-document chains (§3). Unlike the caps, 0 is applied as given.
+	MinBlockTokens int `json:"min_block_tokens"`
 }
 
 // IDFRange is the IDF range of p as the spotsig type that holds the rule.

@@ -9,11 +9,11 @@ import (
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
-// SpotSigOptions are the spotsig options Params selects: the spot set and
-// the token and signature caps. The in-process reference and the job use
+// SpotSigOptions are the spotsig options Params selects: the spot set, the
+// block rule and the byte, token and signature caps. The in-process reference and the job use
 // the same list.
 func (p Params) SpotSigOptions() []spotsig.Option {
-	var opts []spotsig.Option
+	opts := []spotsig.Option{spotsig.WithMinBlockTokens(p.MinBlockTokens)}
 	if p.Antecedents != "" {
 		opts = append(opts, spotsig.WithSpotSpec(p.Antecedents))
 	}

@@ -128,6 +128,8 @@ func registerFlags(fs *flag.FlagSet, cfg *pipeline.Config) *string {
 	def("idf_keep_shared")
 	fs.StringVar(&p.Antecedents, "antecedents", p.Antecedents, "spot set \"word(distance,chain),…\" or @file (default: spotsig's English set of articles and be/can/will/have/do forms, §5.3.2)")
 	def("antecedents")
+	fs.IntVar(&p.MinBlockTokens, "min_block_tokens", p.MinBlockTokens, fmt.Sprintf("spot chains stay inside one text block (paragraph, cell, list item) and blocks of fewer tokens are skipped as boilerplate; 0 = the paper's whole-document chains (default %d, chosen on the gold set, docs/quality.md)", p.MinBlockTokens))
+	def("min_block_tokens")
 	fs.IntVar(&p.MinSignatures, "min_signatures", p.MinSignatures, fmt.Sprintf("drop documents with fewer signatures |d| than this after the IDF filter (default %d)", p.MinSignatures))
 	def("min_signatures")
 	fs.IntVar(&p.Rho, "rho", p.Rho, fmt.Sprintf("ρ, vector length (signatures) from which all documents share the last partition (default %d, §4.2, §5.1)", p.Rho))
