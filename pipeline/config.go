@@ -32,6 +32,9 @@ const (
 	DefaultMinSignatures = 5
 	// DefaultShards is the number of pairs-*.jsonl and rejects-*.jsonl files.
 	DefaultShards = 1
+	// DefaultShingleK is the shingle length for --method=shingles: 3, the
+	// paper's 3-Shingling competitor (§5.3.1).
+	DefaultShingleK = 3
 )
 
 // Config is everything the job needs: the stage parameters (embedded, see
@@ -71,6 +74,7 @@ func DefaultConfig() Config {
 			MaxTokens:       spotsig.DefaultMaxTokens,
 			MaxSignatures:   spotsig.DefaultMaxSignatures,
 			MinBlockTokens:  spotsig.DefaultMinBlockTokens,
+			ShingleK:        DefaultShingleK,
 		},
 		Shards: DefaultShards,
 	}

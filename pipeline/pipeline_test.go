@@ -298,6 +298,35 @@ func TestJobOnTestdata(t *testing.T) {
 		}
 	})
 
+	// The competitors run through the same job: shingles with the exact
+	// matcher equal shingles with brute force, and LSH (verified by exact
+	// Jaccard on the same spot signatures) finds a subset of the exact pairs.
+	t.Run("shingles", func(t *testing.T) {
+		sh := cfg
+		sh.Method = transforms.MethodShingles
+		got := readPairs(t, runJob(t, "direct", sh), sh.Shards)
+		sh.Matcher = transforms.MatcherBruteForce
+		samePairs(t, "shingles: spotsigs matcher vs bruteforce", got, readPairs(t, runJob(t, "direct", sh), sh.Shards))
+		if len(got) == 0 {
+			t.Error("shingles: no pairs")
+		}
+	})
+	t.Run("lsh", func(t *testing.T) {
+		l := cfg
+		l.Matcher = transforms.MatcherLSH
+		dir := runJob(t, "direct", l)
+		checkAccounting(t, dir, l.Shards)
+		got := readPairs(t, dir, l.Shards)
+		for k := range got {
+			if !pairs[k] {
+				t.Errorf("lsh pair %v is not an exact pair", k)
+			}
+		}
+		if len(got) == 0 {
+			t.Error("lsh: no pairs")
+		}
+	})
+
 	t.Run("prism", func(t *testing.T) {
 		dir := runJob(t, "prism", cfg)
 		for _, name := range []string{"pairs-00000-of-00001.jsonl", "rejects-00000-of-00001.jsonl"} {
@@ -362,6 +391,7 @@ func TestValidateErrors(t *testing.T) {
 		{"shards", func(c *Config) { c.Shards = 0 }, "--shards"},
 		{"matcher", func(c *Config) { c.Matcher = "lsh-typo" }, "--matcher"},
 		{"method", func(c *Config) { c.Method = "shingles-typo" }, "--method"},
+		{"shingle k", func(c *Config) { c.Method = transforms.MethodShingles; c.ShingleK = 0 }, "--method"},
 		{"antecedents", func(c *Config) { c.Antecedents = "the(0,3)" }, "--antecedents"},
 		{"antecedents file", func(c *Config) { c.Antecedents = "@" + filepath.Join(dir, "none.txt") }, "--antecedents"},
 		{"min_block_tokens", func(c *Config) { c.MinBlockTokens = -1 }, "--min_block_tokens"},

@@ -12,8 +12,11 @@ import (
 // (the Grouping that finds pairs).
 const (
 	MethodSpotSigs    = "spotsigs"   // spot signatures, paper §3
+	MethodShingles    = "shingles"   // word k-gram multisets (k = Params.ShingleK), the paper's Shingling competitor §5.3.1
 	MatcherSpotSigs   = "spotsigs"   // τ partitions + Algorithm 1, paper §4.2-§4.3
 	MatcherBruteForce = "bruteforce" // every pair in one group, match.BruteForce: the exact reference
+	MatcherLSH        = "lsh"        // MinHash LSH, k = 6 hashes per band, l = 32 bands, verified by exact Jaccard (§5.2 LSH-S)
+	MatcherIMatch     = "imatch"     // one SHA-1 bucket per distinct signature set (§5.2 I-Match); no threshold
 )
 
 // Params are the parameters every stage needs, as plain data: Beam carries
@@ -68,6 +71,8 @@ type Params struct {
 	// fewer tokens (spotsig.WithMinBlockTokens); 0 is the paper's
 	// whole-document chains (§3). Unlike the caps, 0 is applied as given.
 	MinBlockTokens int `json:"min_block_tokens"`
+	// ShingleK is the shingle length in words for Method "shingles".
+	ShingleK int `json:"shingle_k,omitempty"`
 }
 
 // IDFRange is the IDF range of p as the spotsig type that holds the rule.
@@ -92,8 +97,10 @@ func NewSigner(p Params) (Signer, error) {
 	switch p.Method {
 	case MethodSpotSigs, "":
 		return newSpotSigner(p)
+	case MethodShingles:
+		return newShingleSigner(p)
 	default:
-		return nil, fmt.Errorf("unknown method %q (want %q)", p.Method, MethodSpotSigs)
+		return nil, fmt.Errorf("unknown method %q (want %q or %q)", p.Method, MethodSpotSigs, MethodShingles)
 	}
 }
 
@@ -114,7 +121,11 @@ func NewGrouping(p Params) (match.Grouping, error) {
 		return newPartitioned(p.Tau, p.Rho), nil
 	case MatcherBruteForce:
 		return match.BruteForceGrouping{Tau: p.Tau}, nil
+	case MatcherLSH:
+		return match.NewLSH(p.Tau), nil
+	case MatcherIMatch:
+		return match.IMatch{}, nil
 	default:
-		return nil, fmt.Errorf("unknown matcher %q (want %q or %q)", p.Matcher, MatcherSpotSigs, MatcherBruteForce)
+		return nil, fmt.Errorf("unknown matcher %q (want one of %s, %s, %s, %s)", p.Matcher, MatcherSpotSigs, MatcherBruteForce, MatcherLSH, MatcherIMatch)
 	}
 }

@@ -78,21 +78,10 @@ func newSpotSigner(p Params) (*spotSigner, error) {
 // Sign extracts the spot signatures of one payload.
 func (s *spotSigner) Sign(ctx context.Context, payload []byte, contentType string) (spotsig.Vector, string, string, []string) {
 	v, st, err := s.ex.ExtractPayload(payload, contentType)
-	switch {
-	case errors.Is(err, spotsig.ErrNotText):
-		return spotsig.Vector{}, ReasonNotText, contentType, nil
-	case errors.Is(err, spotsig.ErrBinary):
-		return spotsig.Vector{}, ReasonBinary, contentType, nil
-	case err != nil:
-		return spotsig.Vector{}, ReasonBadText, err.Error(), nil
+	if reason, detail := textReason(err, contentType); reason != "" {
+		return spotsig.Vector{}, reason, detail, nil
 	}
-	var capped []string
-	if st.Text.InputTruncated {
-		capped = append(capped, CapInputBytes)
-	}
-	if st.Text.TextTruncated {
-		capped = append(capped, CapTextBytes)
-	}
+	capped := textCaps(st.Text)
 	if st.Extract.TokensTruncated {
 		capped = append(capped, CapTokens)
 	}
@@ -105,4 +94,56 @@ func (s *spotSigner) Sign(ctx context.Context, payload []byte, contentType strin
 // newPartitioned is the exact SpotSigs method as a Grouping.
 func newPartitioned(tau float64, rho int) match.Grouping {
 	return match.Partitioned{Tau: tau, Rho: rho}
+}
+
+// textReason maps a spotsig payload-to-text error to a skip reason and its
+// detail ("" for no error).
+func textReason(err error, contentType string) (reason, detail string) {
+	switch {
+	case err == nil:
+		return "", ""
+	case errors.Is(err, spotsig.ErrNotText):
+		return ReasonNotText, contentType
+	case errors.Is(err, spotsig.ErrBinary):
+		return ReasonBinary, contentType
+	default:
+		return ReasonBadText, err.Error()
+	}
+}
+
+// textCaps names the byte caps that applied while a payload became text.
+func textCaps(st spotsig.TextStats) []string {
+	var capped []string
+	if st.InputTruncated {
+		capped = append(capped, CapInputBytes)
+	}
+	if st.TextTruncated {
+		capped = append(capped, CapTextBytes)
+	}
+	return capped
+}
+
+// shingleSigner is the "shingles" scheme: the same payload-to-text step as
+// spot signatures, then word ShingleK-grams (spotsig.Shingles), the
+// Shingling competitor of §5.3.1.
+type shingleSigner struct {
+	opts []spotsig.Option
+	sh   *spotsig.Shingler
+}
+
+func newShingleSigner(p Params) (*shingleSigner, error) {
+	sh, err := spotsig.NewShingler(p.ShingleK)
+	if err != nil {
+		return nil, err
+	}
+	return &shingleSigner{opts: p.SpotSigOptions(), sh: sh}, nil
+}
+
+// Sign extracts the word k-gram multiset of one payload.
+func (s *shingleSigner) Sign(_ context.Context, payload []byte, contentType string) (spotsig.Vector, string, string, []string) {
+	text, st, err := spotsig.PayloadText(payload, contentType, s.opts...)
+	if reason, detail := textReason(err, contentType); reason != "" {
+		return spotsig.Vector{}, reason, detail, nil
+	}
+	return s.sh.Extract(text), "", "", textCaps(st)
 }
