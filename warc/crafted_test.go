@@ -320,7 +320,7 @@ var craftedCases = []craftedCase{
 		add("1.0", "response", f, blk, want{skip: SkipNotHTML})
 		f, blk = htmlResponse(200, []string{"Content-Type: text/plain"}, []byte("User-agent: *\nDisallow:\n"))
 		add("1.0", "response", f, blk, want{skip: SkipNotHTML}) // robots.txt: crawl plumbing, not a page
-		f, blk = htmlResponse(200, nil, []byte(page)) // no Content-Type: sniffed
+		f, blk = htmlResponse(200, nil, []byte(page))           // no Content-Type: sniffed
 		add("1.0", "response", f, blk, want{payload: page})
 		add("1.0", "resource", []string{"WARC-Target-URI: <file:///a.html>", "Content-Type: text/html"}, []byte(page), want{payload: page})
 		add("1.0", "conversion", []string{"Content-Type: text/plain"}, []byte("plain text"), want{payload: "plain text"})
