@@ -305,74 +305,11 @@ func BucketMemory(docs int, _ int64) int64 { return int64(docs) * (20 + 4) }
 // and in grouping plus matching.
 func RunGrouping(g match.Grouping, docs []spotsig.Vector) (pairs []match.Pair, keyTime, matchTime time.Duration) {
 	start := time.Now()
-	keys := make([][]match.GroupKey, len(docs))
-	parallel(len(docs), func(i int) {
-		if len(docs[i].Hashes) > 0 {
-			keys[i] = g.Keys(docs[i])
-		}
-	})
+	keys := match.KeyAll(g, docs)
 	keyTime = time.Since(start)
-
 	start = time.Now()
-	type member struct {
-		doc   int
-		guest bool
-	}
-	groups := map[uint64][]member{}
-	for i, ks := range keys {
-		for _, k := range ks {
-			groups[k.Key] = append(groups[k.Key], member{i, k.Guest})
-		}
-	}
-	names := make([]uint64, 0, len(groups))
-	for k, ms := range groups {
-		if len(ms) > 1 {
-			names = append(names, k)
-		}
-	}
-	slices.Sort(names)
-	found := make([][]match.Pair, len(names))
-	parallel(len(names), func(n int) {
-		ms := groups[names[n]]
-		var home, guests []spotsig.Vector
-		var hi, gi []int
-		for _, m := range ms {
-			if m.guest {
-				guests, gi = append(guests, docs[m.doc]), append(gi, m.doc)
-			} else {
-				home, hi = append(home, docs[m.doc]), append(hi, m.doc)
-			}
-		}
-		ids := append(hi, gi...)
-		ps := g.MatchGroup(home, guests)
-		for i, p := range ps {
-			a, b := ids[p.A], ids[p.B]
-			if a > b {
-				a, b = b, a
-			}
-			ps[i] = match.Pair{A: a, B: b, Jaccard: p.Jaccard}
-		}
-		found[n] = ps
-	})
-	for _, ps := range found {
-		pairs = append(pairs, ps...)
-	}
-	slices.SortFunc(pairs, func(x, y match.Pair) int {
-		if x.A != y.A {
-			return x.A - y.A
-		}
-		return x.B - y.B
-	})
-	// De-duplicate pairs met in several groups (LSH bands).
-	out := pairs[:0]
-	for i, p := range pairs {
-		if i > 0 && p.A == pairs[i-1].A && p.B == pairs[i-1].B {
-			continue
-		}
-		out = append(out, p)
-	}
-	matchTime = time.Since(start)
-	return out, keyTime, matchTime
+	pairs = match.MatchKeyed(g, docs, keys)
+	return pairs, keyTime, time.Since(start)
 }
 
 // parallel calls fn(0..n-1) on all cores.

@@ -102,7 +102,7 @@ func TestDescriptiveWordsClasses(t *testing.T) {
 	if k := NewDescriptiveWords(docs, WithDescriptiveSize(6), WithDescriptiveMinOnes(3)).Keys(docs[7]); k == nil {
 		t.Error("WithDescriptiveMinOnes(3) not applied")
 	}
-	ps := runGrouping(d, docs)
+	ps := RunGrouping(d, docs)
 	for _, p := range ps {
 		if p.A%64 != p.B%64 {
 			t.Errorf("pair %v joins documents with different vectors", p)

@@ -1,6 +1,13 @@
 package match
 
-import "github.com/ndd-beam/ndd-beam/spotsig"
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ndd-beam/ndd-beam/spotsig"
+)
 
 // GroupKey says where a document goes: to the group Key, as a home document
 // or as a guest. Guests are only compared with the group's home documents
@@ -27,4 +34,105 @@ type Grouping interface {
 	Keys(v spotsig.Vector) []GroupKey
 	MatchGroup(home, guests []spotsig.Vector) []Pair
 	Repeats() bool
+}
+
+// KeyAll returns g.Keys of every document, on all cores: the shuffle keys
+// the Beam job's KeyByGroup stage computes. Empty vectors get no key.
+func KeyAll(g Grouping, docs []spotsig.Vector) [][]GroupKey {
+	keys := make([][]GroupKey, len(docs))
+	forEach(len(docs), func(i int) {
+		if len(docs[i].Hashes) > 0 {
+			keys[i] = g.Keys(docs[i])
+		}
+	})
+	return keys
+}
+
+// MatchKeyed runs a Grouping in process the way the Beam job does after its
+// shuffle: documents are grouped by their keys, each group of two or more is
+// matched by MatchGroup (on all cores), indices are mapped back to docs, and
+// the pairs are returned sorted by (A, B). A pair met in several groups is
+// kept once; it panics if that happens for a Grouping whose Repeats is
+// false, since that breaks the Grouping contract.
+func MatchKeyed(g Grouping, docs []spotsig.Vector, keys [][]GroupKey) []Pair {
+	type member struct {
+		doc   int
+		guest bool
+	}
+	groups := map[uint64][]member{}
+	for i, ks := range keys {
+		for _, k := range ks {
+			groups[k.Key] = append(groups[k.Key], member{i, k.Guest})
+		}
+	}
+	names := make([]uint64, 0, len(groups))
+	for k, ms := range groups {
+		if len(ms) > 1 {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	found := make([][]Pair, len(names))
+	forEach(len(names), func(n int) {
+		var home, guests []spotsig.Vector
+		var hi, gi []int
+		for _, m := range groups[names[n]] {
+			if m.guest {
+				guests, gi = append(guests, docs[m.doc]), append(gi, m.doc)
+			} else {
+				home, hi = append(home, docs[m.doc]), append(hi, m.doc)
+			}
+		}
+		ids := append(hi, gi...)
+		ps := g.MatchGroup(home, guests)
+		for i, p := range ps {
+			a, b := ids[p.A], ids[p.B]
+			ps[i] = Pair{A: min(a, b), B: max(a, b), Jaccard: p.Jaccard}
+		}
+		found[n] = ps
+	})
+	var pairs []Pair
+	for _, ps := range found {
+		pairs = append(pairs, ps...)
+	}
+	slices.SortFunc(pairs, func(x, y Pair) int {
+		if x.A != y.A {
+			return x.A - y.A
+		}
+		return x.B - y.B
+	})
+	out := pairs[:0]
+	for i, p := range pairs {
+		if i > 0 && p.A == pairs[i-1].A && p.B == pairs[i-1].B {
+			if !g.Repeats() {
+				panic("match: a Grouping whose Repeats is false found a pair twice")
+			}
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// RunGrouping is MatchKeyed(g, docs, KeyAll(g, docs)): the in-process
+// reference of the Beam job for any method.
+func RunGrouping(g Grouping, docs []spotsig.Vector) []Pair {
+	return MatchKeyed(g, docs, KeyAll(g, docs))
+}
+
+// forEach calls fn(0..n-1) on all cores.
+func forEach(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -60,7 +60,7 @@ func TestIMatchPairs(t *testing.T) {
 	if len(ps) != 1 || ps[0].A != 0 || ps[0].B != 1 || ps[0].Jaccard != 0.5 {
 		t.Errorf("bucket pairs %v, want [{0 1 0.5}]", ps)
 	}
-	got := runGrouping(IMatch{}, []spotsig.Vector{x, z, y, z})
+	got := RunGrouping(IMatch{}, []spotsig.Vector{x, z, y, z})
 	want := []Pair{{0, 2, 0.5}, {1, 3, 1}}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("corpus pairs %v, want %v", got, want)

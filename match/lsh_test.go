@@ -10,57 +10,6 @@ import (
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
-// runGrouping runs a Grouping over a whole corpus the way the Beam job does:
-// group by key, MatchGroup per group, map indices back, de-duplicate when
-// Repeats, sort by (A, B).
-func runGrouping(g Grouping, docs []spotsig.Vector) []Pair {
-	type member struct {
-		doc   int
-		guest bool
-	}
-	groups := map[uint64][]member{}
-	for i, v := range docs {
-		for _, k := range g.Keys(v) {
-			groups[k.Key] = append(groups[k.Key], member{i, k.Guest})
-		}
-	}
-	seen := map[[2]int]bool{}
-	var out []Pair
-	for _, ms := range groups {
-		var home, guests []spotsig.Vector
-		var hi, gi []int
-		for _, m := range ms {
-			if m.guest {
-				guests, gi = append(guests, docs[m.doc]), append(gi, m.doc)
-			} else {
-				home, hi = append(home, docs[m.doc]), append(hi, m.doc)
-			}
-		}
-		ids := append(hi, gi...)
-		for _, p := range g.MatchGroup(home, guests) {
-			a, b := ids[p.A], ids[p.B]
-			if a > b {
-				a, b = b, a
-			}
-			if seen[[2]int{a, b}] {
-				if !g.Repeats() {
-					panic("pair found twice by a Grouping that says it never repeats")
-				}
-				continue
-			}
-			seen[[2]int{a, b}] = true
-			out = append(out, Pair{A: a, B: b, Jaccard: p.Jaccard})
-		}
-	}
-	slices.SortFunc(out, func(x, y Pair) int {
-		if x.A != y.A {
-			return x.A - y.A
-		}
-		return x.B - y.B
-	})
-	return out
-}
-
 func randomHashes(rng *rand.Rand, n int) []uint64 {
 	hs := make([]uint64, n)
 	for i := range hs {
@@ -189,7 +138,7 @@ func TestLSHAgainstBruteForce(t *testing.T) {
 		}
 	}
 	const tau = 0.7
-	got := runGrouping(NewLSH(tau), docs)
+	got := RunGrouping(NewLSH(tau), docs)
 	want := BruteForce(docs, tau)
 	wantSet := map[[2]int]float64{}
 	for _, p := range want {
