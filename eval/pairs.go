@@ -1,8 +1,6 @@
 package eval
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -25,30 +23,12 @@ type PairRecord struct {
 // order. Blank lines are skipped; a malformed line is an error naming the
 // line; an error from emit stops reading and is returned.
 func ReadPairs(r io.Reader, emit func(PairRecord) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := sc.Bytes()
-		if len(trimSpace(b)) == 0 {
-			continue
-		}
-		var p PairRecord
-		if err := json.Unmarshal(b, &p); err != nil {
-			return fmt.Errorf("pairs line %d: %w", line, err)
-		}
+	return readJSONL(r, "pairs", func(line int, p PairRecord) error {
 		if (p.ARecordID == "" && p.AURI == "") || (p.BRecordID == "" && p.BURI == "") {
 			return fmt.Errorf("pairs line %d: a pair needs a record id or uri on both sides", line)
 		}
-		if err := emit(p); err != nil {
-			return err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("pairs line %d: %w", line+1, err)
-	}
-	return nil
+		return emit(p)
+	})
 }
 
 // LoadPairs reads every file matching the glob pattern (filepath.Match

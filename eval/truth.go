@@ -2,6 +2,7 @@ package eval
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -43,29 +44,17 @@ type Truth struct {
 // for that URI (Lookup only falls back to URIs that are unique).
 func ReadTruth(r io.Reader) (*Truth, error) {
 	t := &Truth{byID: map[string]int{}, byURI: map[string]int{}, clusters: map[string][]int{}}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := sc.Bytes()
-		if len(trimSpace(b)) == 0 {
-			continue
-		}
-		var rec TruthRecord
-		if err := json.Unmarshal(b, &rec); err != nil {
-			return nil, fmt.Errorf("truth line %d: %w", line, err)
-		}
+	err := readJSONL(r, "truth", func(line int, rec TruthRecord) error {
 		if rec.Cluster == "" {
-			return nil, fmt.Errorf("truth line %d: no cluster", line)
+			return fmt.Errorf("truth line %d: no cluster", line)
 		}
 		if rec.RecordID == "" && rec.URI == "" {
-			return nil, fmt.Errorf("truth line %d: neither record_id nor uri", line)
+			return fmt.Errorf("truth line %d: neither record_id nor uri", line)
 		}
 		i := len(t.Records)
 		if rec.RecordID != "" {
 			if _, dup := t.byID[rec.RecordID]; dup {
-				return nil, fmt.Errorf("truth line %d: record_id %q seen twice", line, rec.RecordID)
+				return fmt.Errorf("truth line %d: record_id %q seen twice", line, rec.RecordID)
 			}
 			t.byID[rec.RecordID] = i
 		}
@@ -78,9 +67,10 @@ func ReadTruth(r io.Reader) (*Truth, error) {
 		}
 		t.Records = append(t.Records, rec)
 		t.clusters[rec.Cluster] = append(t.clusters[rec.Cluster], i)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("truth line %d: %w", line+1, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return t, nil
 }
@@ -134,12 +124,29 @@ func (t *Truth) PositivePairs() int64 {
 // slice is owned by t.
 func (t *Truth) Members(c string) []int { return t.clusters[c] }
 
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r') {
-		b = b[1:]
+// readJSONL decodes one JSON object of type T per line of r (blank lines
+// skipped) and calls fn with its 1-based line number. A malformed line is an
+// error naming what and the line; an error from fn is returned as is.
+func readJSONL[T any](r io.Reader, what string, fn func(line int, rec T) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		b := sc.Bytes()
+		if len(bytes.TrimSpace(b)) == 0 {
+			continue
+		}
+		var rec T
+		if err := json.Unmarshal(b, &rec); err != nil {
+			return fmt.Errorf("%s line %d: %w", what, line, err)
+		}
+		if err := fn(line, rec); err != nil {
+			return err
+		}
 	}
-	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\r') {
-		b = b[:len(b)-1]
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s line %d: %w", what, line+1, err)
 	}
-	return b
+	return nil
 }
