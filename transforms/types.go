@@ -176,15 +176,9 @@ func (r *decoder) uvarint() uint64 {
 		return 0
 	}
 	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.err = errShortDoc
+	if !r.consume(n) {
 		return 0
 	}
-	if n > 1 && r.b[n-1] == 0 {
-		r.err = errNonMinimal
-		return 0
-	}
-	r.b = r.b[n:]
 	return v
 }
 
@@ -193,16 +187,25 @@ func (r *decoder) varint() int64 {
 		return 0
 	}
 	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.err = errShortDoc
+	if !r.consume(n) {
 		return 0
 	}
-	if n > 1 && r.b[n-1] == 0 {
-		r.err = errNonMinimal
-		return 0
-	}
-	r.b = r.b[n:]
 	return v
+}
+
+// consume drops a varint of n bytes (n as binary.Uvarint/Varint return it),
+// refusing a truncated or overlong one so every Doc has one encoding.
+func (r *decoder) consume(n int) bool {
+	switch {
+	case n <= 0:
+		r.err = errShortDoc
+	case n > 1 && r.b[n-1] == 0:
+		r.err = errNonMinimal
+	default:
+		r.b = r.b[n:]
+		return true
+	}
+	return false
 }
 
 func (r *decoder) byte() byte {
