@@ -138,10 +138,10 @@ var benchMethods = []benchMethod{
 	{"nopart", NoPart},
 	{"noprune", func(d []spotsig.Vector, tau float64) []Pair { return NoPrune(d, tau, DefaultRho) }},
 	{"spotsigs-linear", func(d []spotsig.Vector, tau float64) []Pair {
-		return NewMatcher(WithThreshold(tau), WithLinearScan()).Match(d)
+		return NewMatcher(tau, WithLinearScan()).Match(d)
 	}},
 	{"nopart-linear", func(d []spotsig.Vector, tau float64) []Pair {
-		return NewMatcher(WithThreshold(tau), WithLinearScan(), WithoutPartitions()).Match(d)
+		return NewMatcher(tau, WithLinearScan(), WithoutPartitions()).Match(d)
 	}},
 	{"bruteforce", BruteForce},
 }

@@ -49,7 +49,7 @@ func BruteForce(docs []spotsig.Vector, tau float64) []Pair {
 // pruning over ONE partition holding every document, i.e. without the
 // length partitioning of §4.2. Same result as Match.
 func NoPart(docs []spotsig.Vector, tau float64) []Pair {
-	return NewMatcher(WithThreshold(tau), WithoutPartitions()).Match(docs)
+	return NewMatcher(tau, WithoutPartitions()).Match(docs)
 }
 
 // NoPrune is Match without the δ1/δ2 pruning of Algorithm 1 (lines 15–18 and
@@ -59,5 +59,5 @@ func NoPart(docs []spotsig.Vector, tau float64) []Pair {
 // WithoutPartitions and WithoutPruning on a Matcher for that.) Same result as
 // Match.
 func NoPrune(docs []spotsig.Vector, tau float64, rho int) []Pair {
-	return NewMatcher(WithThreshold(tau), WithRange(rho), WithoutPruning()).Match(docs)
+	return NewMatcher(tau, WithRange(rho), WithoutPruning()).Match(docs)
 }

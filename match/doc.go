@@ -24,9 +24,9 @@
 //
 // MatchGroup runs Algorithm 1 over one group (home documents plus guests);
 // Match runs partitions and groups over an in-memory corpus on all cores; a
-// Matcher built by NewMatcher with options (WithThreshold, WithRange,
-// WithWorkers, WithoutPartitions, WithoutPruning, WithLinearScan) does the
-// same with paper defaults (τ = 0.9, ρ = 1000). Pruning is exact: Match
+// Matcher built by NewMatcher(τ, options…) (WithRange, WithWorkers,
+// WithoutPartitions, WithoutPruning, WithLinearScan) does the same with
+// ρ = DefaultRho unless told otherwise. Pruning is exact: Match
 // returns exactly BruteForce's pairs, which the property tests and
 // FuzzMatchEqualsBruteForce check. NoPart and NoPrune are the baselines of
 // the paper's Table 2.

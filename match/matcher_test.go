@@ -92,10 +92,10 @@ func TestMatchEqualsBruteForce(t *testing.T) {
 			if d := diffPairs(NoPart(docs, tau), want); d != "" {
 				t.Errorf("%s/τ=%v NoPart: %s", kind.name, tau, d)
 			}
-			if d := diffPairs(NewMatcher(WithThreshold(tau), WithRange(40), WithLinearScan()).Match(docs), want); d != "" {
+			if d := diffPairs(NewMatcher(tau, WithRange(40), WithLinearScan()).Match(docs), want); d != "" {
 				t.Errorf("%s/τ=%v linear scan: %s", kind.name, tau, d)
 			}
-			if d := diffPairs(NewMatcher(WithThreshold(tau), WithoutPartitions(), WithoutPruning(), WithWorkers(1)).Match(docs), want); d != "" {
+			if d := diffPairs(NewMatcher(tau, WithoutPartitions(), WithoutPruning(), WithWorkers(1)).Match(docs), want); d != "" {
 				t.Errorf("%s/τ=%v NoPart+NoPrune: %s", kind.name, tau, d)
 			}
 		}
@@ -255,7 +255,7 @@ func FuzzMatchEqualsBruteForce(f *testing.F) {
 		if d := diffPairs(NoPrune(docs, tau, rho), want); d != "" {
 			t.Fatalf("NoPrune τ=%v ρ=%d: %s", tau, rho, d)
 		}
-		if d := diffPairs(NewMatcher(WithThreshold(tau), WithRange(rho), WithLinearScan()).Match(docs), want); d != "" {
+		if d := diffPairs(NewMatcher(tau, WithRange(rho), WithLinearScan()).Match(docs), want); d != "" {
 			t.Fatalf("linear scan τ=%v ρ=%d: %s", tau, rho, d)
 		}
 		if d := diffPairs(viaGrouping(Partitioned{Tau: tau, Rho: rho}, docs), want); d != "" {
