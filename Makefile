@@ -30,7 +30,7 @@ lint:
 
 ## eval: every method on the gold set over a sweep of tau; writes docs/quality.md and its plot
 eval:
-	$(GO) run ./cmd/ndd-beam eval sweep --warc $(GOLDSET)/gold.warc.gz --truth $(GOLDSET)/truth.jsonl --out docs/
+	$(GO) run ./cmd/ndd-eval sweep --warc $(GOLDSET)/gold.warc.gz --truth $(GOLDSET)/truth.jsonl --out docs/
 
 clean:
 	rm -rf out bin

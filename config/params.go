@@ -1,4 +1,12 @@
-package transforms
+// Package config is the ndd-beam job's configuration in plain Go (no Beam):
+// the parameters every stage needs (Params), where to read and write
+// (Config), each default defined once (DefaultConfig and the Default*
+// constants, which refer to spotsig's, match's and warc's own defaults),
+// validation with one-line errors (Config.ValidateValues), and the
+// factories that turn Params into a signature scheme (NewSigner) and a
+// matching method (NewGrouping). The CLI, pipeline/, the in-process runner,
+// eval and the tests all start from here, so they cannot drift.
+package config
 
 import (
 	"context"
@@ -21,7 +29,7 @@ const (
 
 // Params are the parameters every stage needs, as plain data: Beam carries
 // them to workers inside the DoFns (as JSON), and each worker builds its
-// Signer and Grouping from them once, in Setup. pipeline.Config embeds Params.
+// Signer and Grouping from them once, in Setup. Config embeds Params.
 // Zero caps mean "the reading package's default", never "unlimited".
 type Params struct {
 	// Method names the signature scheme, see NewSigner.
@@ -31,8 +39,11 @@ type Params struct {
 	// Tau is the similarity threshold τ in (0, 1]: pairs with weighted
 	// Jaccard >= Tau are near duplicates (§4).
 	Tau float64 `json:"tau"`
-	// Rho is ρ, the vector length (signatures) above which every document
-	// shares the last partition [ρ, ∞) (§4.2).
+	// Rho is ρ, the range of vector lengths (signatures) with regular
+	// partitions (§4.2, §5.1): partitions are closed while their end is
+	// <= ρ, and all longer vectors share the overflow partition, whose start
+	// depends on τ too ([781, ∞) at τ = 0.2 and ρ = 1000; see
+	// match.Partitioning).
 	Rho int `json:"rho"`
 	// Antecedents is the spot set, inline ("the(2,3),a(2,3),is(3,1)"):
 	// antecedent word, spot distance, chain length (§3.1). A "@file" spec is

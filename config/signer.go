@@ -1,4 +1,4 @@
-package transforms
+package config
 
 import (
 	"context"
@@ -43,12 +43,14 @@ func (p Params) WARCOptions() warc.Options {
 	}
 }
 
-// Reasons the "spotsigs" scheme gives for a rejected candidate.
-const (
-	ReasonNotText = "not-text" // spotsig.ErrNotText: a media type that is neither HTML nor plain text
-	ReasonBinary  = "binary"   // spotsig.ErrBinary: the bytes sniff as binary, whatever the label
-	ReasonBadText = "text-error"
-)
+// ReasonBadText is the reject reason for a payload-to-text error other than
+// spotsig.ErrNotText and spotsig.ErrBinary (not expected; the detail has
+// it). What is a page is decided once, by the WARC reader (warc.Options
+// media types and its binary sniffing, reasons warc.SkipNotHTML and
+// warc.SkipBinaryPayload); should spotsig's own checks still refuse a
+// payload, the reject carries the reader's reason name, so one page policy
+// has one set of names (docs/robustness.md).
+const ReasonBadText = "text-error"
 
 // Caps of the "spotsigs" scheme, as Sign reports them (summary.json
 // "capped", counters "extract/capped-<cap>").
@@ -103,9 +105,9 @@ func textReason(err error, contentType string) (reason, detail string) {
 	case err == nil:
 		return "", ""
 	case errors.Is(err, spotsig.ErrNotText):
-		return ReasonNotText, contentType
+		return warc.SkipNotHTML, contentType
 	case errors.Is(err, spotsig.ErrBinary):
-		return ReasonBinary, contentType
+		return warc.SkipBinaryPayload, contentType
 	default:
 		return ReasonBadText, err.Error()
 	}

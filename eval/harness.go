@@ -155,7 +155,7 @@ type Method struct {
 	// vectors (descriptive words need the corpus). Nil means the exact
 	// SpotSigs matcher match.Match with partitioning range Rho.
 	Grouping func(tau float64, docs []spotsig.Vector) match.Grouping
-	Rho      int // for the exact matcher; 0 means 1000 (§5.1)
+	Rho      int // for the exact matcher; 0 means match.DefaultRho (§5.1)
 	// NoTau marks methods without a similarity threshold (I-Match,
 	// descriptive words): Run evaluates them once.
 	NoTau bool
@@ -264,7 +264,7 @@ func (c *Corpus) Evaluate(m Method, v Vectors, tau float64) Run {
 	if m.Grouping == nil {
 		rho := m.Rho
 		if rho == 0 {
-			rho = 1000
+			rho = match.DefaultRho
 		}
 		start := time.Now()
 		r.Pairs = match.Match(v.Docs, tau, rho)

@@ -1,10 +1,13 @@
 package eval
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
 )
 
@@ -45,8 +48,32 @@ func TestHarnessOnGoldSet(t *testing.T) {
 		t.Fatalf("methods %q %q", spots.Name, lsh.Name)
 	}
 	v := c.Sign(spots)
-	const tau = 0.2
+	tau := config.DefaultTau
 	exact := c.Evaluate(spots, v, tau)
+
+	// The harness's SpotSigs row is the job: at the job's defaults it finds
+	// exactly the pairs of the in-process job (dedup.Run).
+	res, err := dedup.Run(context.Background(), config.DefaultParams(), []string{warcPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := map[[2]string]float64{}
+	for _, p := range res.PairRecords() {
+		job[[2]string{p.ARecordID, p.BRecordID}] = p.Jaccard
+	}
+	if len(job) != len(exact.Pairs) {
+		t.Errorf("harness: %d pairs at τ %v, job in process: %d", len(exact.Pairs), tau, len(job))
+	}
+	for _, p := range exact.Pairs {
+		a, b := truth.Records[c.Docs[p.A].Truth].RecordID, truth.Records[c.Docs[p.B].Truth].RecordID
+		if a > b {
+			a, b = b, a
+		}
+		if j, ok := job[[2]string{a, b}]; !ok || j != p.Jaccard {
+			t.Errorf("harness pair %s %s (%v) not found by the job (%v, %v)", a, b, p.Jaccard, j, ok)
+			break
+		}
+	}
 	if exact.Result.F1 < 0.80 {
 		t.Errorf("SpotSigs F1 %.3f at τ %.2f, below the whole-page shingle baseline 0.797", exact.Result.F1, tau)
 	}

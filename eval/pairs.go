@@ -6,18 +6,15 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/ndd-beam/ndd-beam/dedup"
 )
 
-// PairRecord is one line of a pairs output (pairs*.jsonl, the job's contract
-// in the README): two documents found near-duplicate and their weighted
-// Jaccard similarity. Other fields on the line are ignored.
-type PairRecord struct {
-	ARecordID string  `json:"a_record_id"`
-	AURI      string  `json:"a_uri"`
-	BRecordID string  `json:"b_record_id"`
-	BURI      string  `json:"b_uri"`
-	Jaccard   float64 `json:"jaccard"`
-}
+// PairRecord is one line of a pairs output (pairs*.jsonl, the job's
+// contract, dedup.PairRecord): two documents found near-duplicate and their
+// weighted Jaccard similarity. Evaluation uses the record IDs, URIs and
+// Jaccard.
+type PairRecord = dedup.PairRecord
 
 // ReadPairs parses a pairs output from r and calls emit for each pair in
 // order. Blank lines are skipped; a malformed line is an error naming the

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
@@ -46,14 +47,13 @@ type MethodsConfig struct {
 // LSH-S with k = 6, l = 32, I-Match(-S) over IDF [0.4, 0.75].
 func DefaultMethodsConfig() MethodsConfig {
 	return MethodsConfig{
-		IDF:         spotsig.DefaultIDFRange,
-		IMatchIDF:   match.DefaultIMatchIDF,
-		ShingleK:    []int{1, 3},
-		LSHK:        match.DefaultLSHRows,
-		LSHL:        match.DefaultLSHBands,
-		Descriptive: []int{25, 50, 100, 200, 400},
-		// The job's minimum (pipeline.DefaultMinSignatures); cmd sets it.
-		MinSignatures: 5,
+		IDF:           spotsig.DefaultIDFRange,
+		IMatchIDF:     match.DefaultIMatchIDF,
+		ShingleK:      []int{1, 3},
+		LSHK:          match.DefaultLSHRows,
+		LSHL:          match.DefaultLSHBands,
+		Descriptive:   []int{25, 50, 100, 200, 400},
+		MinSignatures: config.DefaultMinSignatures,
 		PaperChains:   true,
 	}
 }

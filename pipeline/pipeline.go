@@ -22,44 +22,31 @@ package pipeline
 import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
 // Build adds the whole job for cfg to s. cfg should have passed Validate (or
 // at least ValidateValues); Build returns an error only for parameters the
 // stages cannot be built with.
-func Build(s beam.Scope, cfg Config) error {
+func Build(s beam.Scope, cfg config.Config) error {
 	if err := cfg.ValidateValues(); err != nil {
 		return err
 	}
 	p := cfg.Params
+	st := &transforms.Stats{}
 
-	candidates, readRejects, files := transforms.ReadWARC(s, cfg.Input, p)
-	docs, extractRejects, capped := transforms.Extract(s, candidates, p)
-	idf := transforms.FilterIDF(s, docs, p)
-	keyed := transforms.KeyByGroup(s, idf.Docs, p)
-	pairs, groupSizes, err := transforms.MatchGroups(s, keyed, p)
+	candidates, readRejects, files := transforms.ReadWARC(s, st, cfg.Input, p)
+	docs, extractRejects := transforms.Extract(s, st, candidates, p)
+	kept, idfRejects := transforms.FilterIDF(s, st, docs, p)
+	pairs, err := transforms.MatchGroups(s, st, transforms.KeyByGroup(s, kept, p), p)
 	if err != nil {
 		return err
 	}
-	rejects := beam.Flatten(s, readRejects, extractRejects, idf.Rejects)
 
 	transforms.WritePairs(s, cfg.Output, cfg.Shards, pairs)
-	transforms.WriteRejects(s, cfg.Output, cfg.Shards, rejects)
-
-	stats := beam.Flatten(s,
-		transforms.Stat(s, transforms.StatRecords, transforms.CountElements(s, candidates)),
-		transforms.Stat(s, transforms.StatRecords, transforms.CountElements(s, readRejects)),
-		transforms.Stat(s, transforms.StatDocuments, transforms.CountElements(s, idf.Docs)),
-		transforms.SkipStats(s, rejects),
-		transforms.CapStats(s, capped),
-		transforms.Stat(s, transforms.StatSignaturesBeforeIDF, idf.SignaturesBeforeIDF),
-		transforms.Stat(s, transforms.StatSignaturesAfterIDF, idf.SignaturesAfterIDF),
-		transforms.Stat(s, transforms.StatPartitions, transforms.CountElements(s, groupSizes)),
-		transforms.Stat(s, transforms.StatLargestGroup, transforms.MaxInts(s, groupSizes)),
-		transforms.Stat(s, transforms.StatPairs, transforms.CountElements(s, pairs)),
-	)
+	transforms.WriteRejects(s, st, cfg.Output, cfg.Shards, beam.Flatten(s, readRejects, extractRejects, idfRejects))
 	base := transforms.Summary{Parameters: p, Input: cfg.Input, Output: cfg.Output, Shards: cfg.Shards}
-	transforms.WriteSummary(s, cfg.Output, base, stats, files)
+	transforms.WriteSummary(s, cfg.Output, base, st.Collection(s), files)
 	return nil
 }

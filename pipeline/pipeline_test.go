@@ -16,10 +16,9 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
-	"github.com/ndd-beam/ndd-beam/match"
-	"github.com/ndd-beam/ndd-beam/spotsig"
+	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/transforms"
-	"github.com/ndd-beam/ndd-beam/warc"
 )
 
 // TestMain initializes Beam so that prism's in-process loopback worker can
@@ -41,12 +40,12 @@ func testdataGlobs(t *testing.T) []string {
 }
 
 // runJob runs the whole job for cfg on runner and returns the output dir.
-func runJob(t *testing.T, runner string, cfg Config) string {
+func runJob(t *testing.T, runner string, cfg config.Config) string {
 	t.Helper()
 	if cfg.Output == "" {
 		cfg.Output = t.TempDir()
 	}
-	if err := cfg.Validate(context.Background()); err != nil {
+	if err := Validate(context.Background(), &cfg); err != nil {
 		t.Fatalf("Validate: %v", err)
 	}
 	p, s := beam.NewPipelineWithRoot()
@@ -124,7 +123,7 @@ func readPairs(t *testing.T, dir string, shards int) map[pairKey]bool {
 		if p.Jaccard < 0 || p.Jaccard > 1 {
 			t.Errorf("jaccard outside [0,1]: %s", l)
 		}
-		k := pairKey{transforms.DocKey(p.AFile, p.AOffset, p.AInner), transforms.DocKey(p.BFile, p.BOffset, p.BInner), p.Jaccard}
+		k := pairKey{p.A().Key(), p.B().Key(), p.Jaccard}
 		if out[k] {
 			t.Errorf("pair written twice: %s", l)
 		}
@@ -158,61 +157,20 @@ func checkAccounting(t *testing.T, dir string, shards int) transforms.Summary {
 	return sum
 }
 
-// reference computes the job's result in-process with warc, spotsig and
-// match alone: read every file, extract, IDF-filter (spotsig.FilterIDF over
-// the documents with >= 1 signature), drop |d| < MinSignatures, match.Match.
-// It returns the pairs and the number of records and documents.
-func reference(t *testing.T, cfg Config, files []string) (pairs map[pairKey]bool, records, documents int) {
+// reference is the job's result computed in process by dedup.Run: the
+// pairs by document key, and the number of records and documents.
+func reference(t *testing.T, cfg config.Config, files []string) (pairs map[pairKey]bool, records, documents int) {
 	t.Helper()
-	ex, err := spotsig.NewExtractor(cfg.SpotSigOptions()...)
+	res, err := dedup.Run(context.Background(), cfg.Params, files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	type doc struct {
-		key string
-		vec spotsig.Vector
-	}
-	var docs []doc
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = warc.ReadFile(f, name, cfg.WARCOptions(), func(r warc.Record) error {
-			records++
-			if r.Skip != "" {
-				return nil
-			}
-			v, _, err := ex.ExtractPayload(r.Payload, r.MIMEType())
-			if err == nil && len(v.Hashes) > 0 {
-				docs = append(docs, doc{transforms.DocKey(name, r.Offset, r.InnerOffset), v})
-			}
-			return nil
-		})
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	vecs := make([]spotsig.Vector, len(docs))
-	for i, d := range docs {
-		vecs[i] = d.vec
-	}
-	filtered := spotsig.FilterIDF(vecs, cfg.IDFRange())
-	var kept []doc
-	var keptVecs []spotsig.Vector
-	for i, v := range filtered {
-		if v.Len() >= cfg.MinSignatures {
-			kept = append(kept, doc{docs[i].key, v})
-			keptVecs = append(keptVecs, v)
-		}
-	}
 	pairs = map[pairKey]bool{}
-	for _, p := range match.Match(keptVecs, cfg.Tau, cfg.Rho) {
-		a, b := kept[p.A].key, kept[p.B].key
+	for _, p := range res.Pairs {
+		a, b := res.Docs[p.A].Key(), res.Docs[p.B].Key()
 		pairs[pairKey{a, b, p.Jaccard}] = true
 	}
-	return pairs, records, len(kept)
+	return pairs, res.Records, len(res.Docs)
 }
 
 // samePairs compares pair sets ignoring the order of the two documents.
@@ -251,8 +209,8 @@ func samePairs(t *testing.T, what string, got, want map[pairKey]bool) {
 	}
 }
 
-func testConfig(input []string) Config {
-	cfg := DefaultConfig()
+func testConfig(input []string) config.Config {
+	cfg := config.DefaultConfig()
 	cfg.Input = input
 	return cfg
 }
@@ -290,7 +248,7 @@ func TestJobOnTestdata(t *testing.T) {
 
 	t.Run("bruteforce", func(t *testing.T) {
 		bf := cfg
-		bf.Matcher = transforms.MatcherBruteForce
+		bf.Matcher = config.MatcherBruteForce
 		dir := runJob(t, "direct", bf)
 		samePairs(t, "spotsigs vs bruteforce", pairs, readPairs(t, dir, bf.Shards))
 		if got := readSummary(t, dir); got.Partitions != 1 || got.Pairs != sum.Pairs {
@@ -303,9 +261,9 @@ func TestJobOnTestdata(t *testing.T) {
 	// Jaccard on the same spot signatures) finds a subset of the exact pairs.
 	t.Run("shingles", func(t *testing.T) {
 		sh := cfg
-		sh.Method = transforms.MethodShingles
+		sh.Method = config.MethodShingles
 		got := readPairs(t, runJob(t, "direct", sh), sh.Shards)
-		sh.Matcher = transforms.MatcherBruteForce
+		sh.Matcher = config.MatcherBruteForce
 		samePairs(t, "shingles: spotsigs matcher vs bruteforce", got, readPairs(t, runJob(t, "direct", sh), sh.Shards))
 		if len(got) == 0 {
 			t.Error("shingles: no pairs")
@@ -313,7 +271,7 @@ func TestJobOnTestdata(t *testing.T) {
 	})
 	t.Run("lsh", func(t *testing.T) {
 		l := cfg
-		l.Matcher = transforms.MatcherLSH
+		l.Matcher = config.MatcherLSH
 		dir := runJob(t, "direct", l)
 		checkAccounting(t, dir, l.Shards)
 		got := readPairs(t, dir, l.Shards)
@@ -376,41 +334,41 @@ func TestValidateErrors(t *testing.T) {
 	good.Output = filepath.Join(dir, "out")
 	cases := []struct {
 		name string
-		edit func(*Config)
+		edit func(*config.Config)
 		want string
 	}{
-		{"no-match glob", func(c *Config) { c.Input = []string{filepath.Join(dir, "nothing-*.warc.gz")} }, "matches no file"},
-		{"missing file", func(c *Config) { c.Input = []string{filepath.Join(dir, "missing.warc")} }, "matches no file"},
-		{"unwritable output", func(c *Config) { c.Output = filepath.Join(file, "out") }, "not writable"},
-		{"unknown scheme", func(c *Config) { c.Input = []string{"s3://bucket/x.warc.gz"} }, "not registered"},
-		{"tau zero", func(c *Config) { c.Tau = 0 }, "--tau"},
-		{"tau above 1", func(c *Config) { c.Tau = 1.5 }, "--tau"},
-		{"idf range inverted", func(c *Config) { c.IDFMin, c.IDFMax = 0.9, 0.1 }, "--idf_min"},
-		{"min signatures", func(c *Config) { c.MinSignatures = 0 }, "--min_signatures"},
-		{"rho", func(c *Config) { c.Rho = 0 }, "--rho"},
-		{"shards", func(c *Config) { c.Shards = 0 }, "--shards"},
-		{"matcher", func(c *Config) { c.Matcher = "lsh-typo" }, "--matcher"},
-		{"method", func(c *Config) { c.Method = "shingles-typo" }, "--method"},
-		{"shingle k", func(c *Config) { c.Method = transforms.MethodShingles; c.ShingleK = 0 }, "--method"},
-		{"antecedents", func(c *Config) { c.Antecedents = "the(0,3)" }, "--antecedents"},
-		{"antecedents file", func(c *Config) { c.Antecedents = "@" + filepath.Join(dir, "none.txt") }, "--antecedents"},
-		{"min_block_tokens", func(c *Config) { c.MinBlockTokens = -1 }, "--min_block_tokens"},
-		{"cap", func(c *Config) { c.MaxPayloadBytes = 0 }, "--max_payload_bytes"},
-		{"no input", func(c *Config) { c.Input = nil }, "--input"},
-		{"no output", func(c *Config) { c.Output = "" }, "--output"},
+		{"no-match glob", func(c *config.Config) { c.Input = []string{filepath.Join(dir, "nothing-*.warc.gz")} }, "matches no file"},
+		{"missing file", func(c *config.Config) { c.Input = []string{filepath.Join(dir, "missing.warc")} }, "matches no file"},
+		{"unwritable output", func(c *config.Config) { c.Output = filepath.Join(file, "out") }, "not writable"},
+		{"unknown scheme", func(c *config.Config) { c.Input = []string{"s3://bucket/x.warc.gz"} }, "not registered"},
+		{"tau zero", func(c *config.Config) { c.Tau = 0 }, "--tau"},
+		{"tau above 1", func(c *config.Config) { c.Tau = 1.5 }, "--tau"},
+		{"idf range inverted", func(c *config.Config) { c.IDFMin, c.IDFMax = 0.9, 0.1 }, "--idf_min"},
+		{"min signatures", func(c *config.Config) { c.MinSignatures = 0 }, "--min_signatures"},
+		{"rho", func(c *config.Config) { c.Rho = 0 }, "--rho"},
+		{"shards", func(c *config.Config) { c.Shards = 0 }, "--shards"},
+		{"matcher", func(c *config.Config) { c.Matcher = "lsh-typo" }, "--matcher"},
+		{"method", func(c *config.Config) { c.Method = "shingles-typo" }, "--method"},
+		{"shingle k", func(c *config.Config) { c.Method = config.MethodShingles; c.ShingleK = 0 }, "--method"},
+		{"antecedents", func(c *config.Config) { c.Antecedents = "the(0,3)" }, "--antecedents"},
+		{"antecedents file", func(c *config.Config) { c.Antecedents = "@" + filepath.Join(dir, "none.txt") }, "--antecedents"},
+		{"min_block_tokens", func(c *config.Config) { c.MinBlockTokens = -1 }, "--min_block_tokens"},
+		{"cap", func(c *config.Config) { c.MaxPayloadBytes = 0 }, "--max_payload_bytes"},
+		{"no input", func(c *config.Config) { c.Input = nil }, "--input"},
+		{"no output", func(c *config.Config) { c.Output = "" }, "--output"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := good
 			tc.edit(&c)
-			err := c.Validate(ctx)
-			if err == nil || !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tc.want) {
+			err := Validate(ctx, &c)
+			if err == nil || !errors.Is(err, config.ErrConfig) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Validate = %v, want an ErrConfig naming %q", err, tc.want)
 			}
 		})
 	}
 	c := good
-	if err := c.Validate(ctx); err != nil {
+	if err := Validate(ctx, &c); err != nil {
 		t.Fatalf("good config: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(good.Output, ".ndd-beam-write-probe")); !os.IsNotExist(err) {
@@ -429,7 +387,7 @@ func TestValidateResolvesAntecedentFile(t *testing.T) {
 	c := testConfig([]string{filepath.Join(testdata, "*.warc.gz")})
 	c.Output = dir
 	c.Antecedents = "@" + spec
-	if err := c.Validate(context.Background()); err != nil {
+	if err := Validate(context.Background(), &c); err != nil {
 		t.Fatal(err)
 	}
 	if c.Antecedents != "the(2,3),is(3,1)" {
@@ -477,4 +435,72 @@ func TestJobOnSharedWARCs(t *testing.T) {
 	}
 	b, _ := json.Marshal(sum)
 	t.Logf("summary: %s", b)
+}
+
+// The Beam job and the in-process runner (dedup.Run) agree pair for pair,
+// Jaccard for Jaccard, on the dev gold set (2,313 real pages).
+func TestJobEqualsInProcessOnGoldSet(t *testing.T) {
+	gold := filepath.Join("..", "..", "shared", "data", "goldset", "gold.warc.gz")
+	if _, err := os.Stat(gold); err != nil {
+		t.Skipf("%s absent: %v", gold, err)
+	}
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	cfg := testConfig([]string{gold})
+	dir := runJob(t, "direct", cfg)
+	sum := checkAccounting(t, dir, 1)
+	want, records, documents := reference(t, cfg, sum.Files)
+	if sum.Records != records || sum.Documents != documents {
+		t.Errorf("job: %d records %d documents; in-process: %d records %d documents", sum.Records, sum.Documents, records, documents)
+	}
+	if len(want) < 1000 {
+		t.Errorf("in-process: %d pairs on the gold set, expected thousands", len(want))
+	}
+	samePairs(t, "job vs in-process on the gold set", readPairs(t, dir, 1), want)
+}
+
+// A range that drops signatures runs the IDF joins: the job's vectors (the
+// a_signatures/b_signatures of every pair, signatures_after_idf) and pairs
+// equal the in-process spotsig.FilterIDF. This fails for a stage that counts
+// df per occurrence instead of per document, takes N from anything but the
+// documents with a signature, or ignores the range.
+func TestJobIDFRangeEqualsInProcess(t *testing.T) {
+	for _, r := range []struct{ min, max float64 }{{0.3, 1}, {0, 0.9}} {
+		t.Run(fmt.Sprintf("[%v,%v]", r.min, r.max), func(t *testing.T) {
+			cfg := testConfig(testdataGlobs(t))
+			cfg.IDFMin, cfg.IDFMax, cfg.IDFKeepShared = r.min, r.max, false
+			dir := runJob(t, "direct", cfg)
+			sum := checkAccounting(t, dir, 1)
+			res, err := dedup.Run(context.Background(), cfg.Params, sum.Files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.SignaturesAfterIDF != res.SignaturesAfterIDF || sum.SignaturesBeforeIDF != res.SignaturesBeforeIDF {
+				t.Errorf("signatures before/after IDF: job %d/%d, in-process %d/%d",
+					sum.SignaturesBeforeIDF, sum.SignaturesAfterIDF, res.SignaturesBeforeIDF, res.SignaturesAfterIDF)
+			}
+			if res.SignaturesAfterIDF >= res.SignaturesBeforeIDF {
+				t.Fatalf("the range [%v,%v] dropped no signature: the test does not exercise the IDF stage", r.min, r.max)
+			}
+			want := map[dedup.PairRecord]bool{}
+			for _, p := range res.PairRecords() {
+				want[p] = true
+			}
+			got := readLines(t, dir, "pairs", 1)
+			if len(got) != len(want) || len(got) == 0 {
+				t.Errorf("job wrote %d pairs, in-process found %d", len(got), len(want))
+			}
+			for _, l := range got {
+				var p dedup.PairRecord
+				if err := json.Unmarshal([]byte(l), &p); err != nil {
+					t.Fatal(err)
+				}
+				if !want[p] {
+					t.Errorf("job pair not found in process: %s", l)
+					break
+				}
+			}
+		})
+	}
 }

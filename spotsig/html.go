@@ -14,12 +14,12 @@ import (
 // ErrBinary is returned by HTMLToText and PayloadText when the payload
 // looks like binary data (a NUL byte, too many control bytes, or the magic
 // number of a common binary format in its first bytes) whatever its label.
-// Callers count it as skip reason "binary".
+// The job rejects such a payload as warc.SkipBinaryPayload ("binary-payload").
 var ErrBinary = errors.New("spotsig: binary payload")
 
 // ErrNotText is returned by PayloadText for a content type that is neither
 // HTML nor plain text (e.g. image/png, application/pdf, text/css).
-// Callers count it as skip reason "not-text".
+// The job rejects such a payload as warc.SkipNotHTML ("not-html").
 var ErrNotText = errors.New("spotsig: content type is not HTML or plain text")
 
 // TextStats describes one payload-to-text conversion; every cap that

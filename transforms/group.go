@@ -9,6 +9,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/filter"
 
+	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
@@ -34,20 +35,20 @@ var (
 // document and, when it can match documents there, its left neighbour as a
 // guest. Returns KV<uint64 group key, Doc> with Doc.Guest set on guest
 // copies.
-func KeyByGroup(s beam.Scope, docs beam.PCollection, p Params) beam.PCollection {
+func KeyByGroup(s beam.Scope, docs beam.PCollection, p config.Params) beam.PCollection {
 	s = s.Scope("KeyByGroup")
 	return beam.ParDo(s, &KeyByGroupFn{Params: p}, docs)
 }
 
 // KeyByGroupFn emits one (key, doc) per match.GroupKey of the document.
 type KeyByGroupFn struct {
-	Params   Params
+	Params   config.Params
 	grouping match.Grouping
 }
 
 // Setup builds the Grouping from Params.
 func (fn *KeyByGroupFn) Setup() error {
-	g, err := NewGrouping(fn.Params)
+	g, err := config.NewGrouping(fn.Params)
 	fn.grouping = g
 	return err
 }
@@ -68,19 +69,23 @@ func (fn *KeyByGroupFn) ProcessElement(ctx context.Context, d Doc, emit func(uin
 // in memory with the Grouping of p (Grouping.MatchGroup: Algorithm 1 of §4.3
 // for the SpotSigs matcher). It returns the pairs (PairRecord, each unordered
 // pair once: when the Grouping may find a pair in several groups, pairs are
-// de-duplicated) and the size of every group (int: home + guest documents),
-// from which the summary takes partitions and largest_group.
-func MatchGroups(s beam.Scope, keyed beam.PCollection, p Params) (pairs, groupSizes beam.PCollection, err error) {
+// de-duplicated) and adds to st the number of groups (partitions), the size
+// of the largest (largest_group, home + guest documents) and the number of
+// pairs.
+func MatchGroups(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Params) (beam.PCollection, error) {
 	s = s.Scope("MatchGroups")
-	g, err := NewGrouping(p)
+	g, err := config.NewGrouping(p)
 	if err != nil {
-		return beam.PCollection{}, beam.PCollection{}, err
+		return beam.PCollection{}, err
 	}
-	pairs, groupSizes = beam.ParDo2(s, &MatchGroupsFn{Params: p}, beam.GroupByKey(s, keyed))
+	pairs, groupSizes := beam.ParDo2(s, &MatchGroupsFn{Params: p}, beam.GroupByKey(s, keyed))
 	if g.Repeats() {
 		pairs = filter.Distinct(s, pairs)
 	}
-	return pairs, groupSizes, nil
+	st.Count(s, StatPartitions, groupSizes)
+	st.Max(s, StatLargestGroup, groupSizes)
+	st.Count(s, StatPairs, pairs)
+	return pairs, nil
 }
 
 // MatchGroupsFn matches one group: it splits home and guest documents, sorts
@@ -88,13 +93,13 @@ func MatchGroups(s beam.Scope, keyed beam.PCollection, p Params) (pairs, groupSi
 // runs Grouping.MatchGroup and emits each pair with both documents' metadata
 // in canonical order.
 type MatchGroupsFn struct {
-	Params   Params
+	Params   config.Params
 	grouping match.Grouping
 }
 
 // Setup builds the Grouping from Params.
 func (fn *MatchGroupsFn) Setup() error {
-	g, err := NewGrouping(fn.Params)
+	g, err := config.NewGrouping(fn.Params)
 	fn.grouping = g
 	return err
 }
@@ -111,15 +116,7 @@ func (fn *MatchGroupsFn) ProcessElement(ctx context.Context, key uint64, docs fu
 		}
 		d = Doc{}
 	}
-	byKey := func(a, b Doc) int {
-		switch {
-		case docLess(a, b):
-			return -1
-		case docLess(b, a):
-			return 1
-		}
-		return 0
-	}
+	byKey := func(a, b Doc) int { return a.Compare(b.Ref) }
 	slices.SortFunc(home, byKey)
 	slices.SortFunc(guests, byKey)
 	n := len(home) + len(guests)

@@ -1,12 +1,16 @@
 package transforms
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
+	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
@@ -15,9 +19,11 @@ func init() {
 	register.Function2x1[int, int, int](maxInt)
 	register.DoFn2x0[Doc, func(uint64, int)](&distinctSignaturesFn{})
 	register.DoFn2x0[Doc, func(uint64, Posting)](&postingsFn{})
-	register.DoFn3x0[Doc, func(string, Doc), func(int)](&metaFn{})
+	register.Function1x1[Doc, int](vectorLength)
+	register.DoFn2x0[Doc, func(string, Doc)](&metaFn{})
 	register.DoFn6x0[context.Context, uint64, func(*Posting) bool, func(*int) bool, int, func(string, Entry)](&KeepSignaturesFn{})
-	register.DoFn7x0[context.Context, string, func(*Doc) bool, func(*Entry) bool, func(Doc), func(Reject), func(int)](&RebuildVectorFn{})
+	register.DoFn5x1[context.Context, string, func(*Doc) bool, func(*Entry) bool, func(Doc), error](&RebuildVectorFn{})
+	register.DoFn5x0[context.Context, Doc, func(Doc), func(Reject), func(int)](&MinSignaturesFn{})
 	register.Emitter2[uint64, int]()
 	register.Emitter2[uint64, Posting]()
 	register.Emitter2[string, Doc]()
@@ -29,10 +35,6 @@ func init() {
 	register.Iter1[Entry]()
 }
 
-// ReasonTooFewSignatures: after the IDF filter the document's vector length
-// |d| is below Params.MinSignatures.
-const ReasonTooFewSignatures = "too-few-signatures"
-
 var (
 	idfSignaturesKept    = beam.NewCounter("idf", "distinct_signatures_kept")
 	idfSignaturesDropped = beam.NewCounter("idf", "distinct_signatures_dropped")
@@ -40,46 +42,43 @@ var (
 	idfSkipped           = beam.NewCounter("idf", "skipped")
 )
 
-// IDFResult is what FilterIDF returns.
-type IDFResult struct {
-	Docs    beam.PCollection // Doc with the IDF-filtered vector, |d| >= MinSignatures
-	Rejects beam.PCollection // Reject, reason ReasonTooFewSignatures
-	// Counts: each a PCollection<int> holding exactly one element.
-	N                   beam.PCollection // documents entering the filter (all have >= 1 signature)
-	SignaturesBeforeIDF beam.PCollection // Σ|d| over the documents entering the filter
-	SignaturesAfterIDF  beam.PCollection // Σ|d| over the same documents after the filter, before the MinSignatures drop
-}
-
-// FilterIDF is the corpus-level noise filter of §5.1 at any corpus size.
-// docs holds every document with at least one signature. The document
-// frequency df of each signature is summed per key with a combiner, N is a
-// global count of docs, and a signature is kept when
+// FilterIDF is the corpus-level noise filter of §5.1 at any corpus size,
+// followed by the MinSignatures drop. docs holds every document with at
+// least one signature. When the configured range keeps every signature
+// whatever the document frequencies (spotsig.IDFRange.KeepsAll, the
+// default), no statistic is computed and only MinSignatures applies.
+// Otherwise the document frequency df of each signature is summed per key
+// with a combiner, N is a global count of docs, and a signature is kept when
 // spotsig.IDFRange.Keep(df, N) says so (normalized idf = log(N/df)/log(N)
 // inside [IDFMin, IDFMax]). Each document's vector is then rebuilt by two
-// joins (CoGroupByKey on the signature, then on the document key): no side
-// input ever holds more than the single number N. The result equals
-// spotsig.FilterIDF on the same documents, followed by dropping those with
-// |d| < MinSignatures.
-func FilterIDF(s beam.Scope, docs beam.PCollection, p Params) IDFResult {
+// joins (CoGroupByKey on the signature, then on the document's fixed-size
+// warc.Ref.ID): no side input ever holds more than the single number N. The
+// result equals spotsig.FilterIDF on the same documents, followed by
+// dropping those with |d| < MinSignatures (rejects, with
+// dedup.ReasonTooFewSignatures). st gets Σ|d| before and after the filter
+// and the number of documents kept.
+func FilterIDF(s beam.Scope, st *Stats, docs beam.PCollection, p config.Params) (kept, rejects beam.PCollection) {
 	s = s.Scope("FilterIDF")
-	n := CountElements(s, docs)
-
-	df := beam.CombinePerKey(s, sumInt, beam.ParDo(s, &distinctSignaturesFn{}, docs))
-	postings := beam.ParDo(s, &postingsFn{}, docs)
-	kept := beam.ParDo(s, &KeepSignaturesFn{Range: p.IDFRange()},
-		beam.CoGroupByKey(s, postings, df), beam.SideInput{Input: n})
-
-	meta, lengthsBefore := beam.ParDo2(s, &metaFn{}, docs)
-	out, rejects, lengthsAfter := beam.ParDo3(s, &RebuildVectorFn{MinSignatures: p.MinSignatures},
-		beam.CoGroupByKey(s, meta, kept))
-	return IDFResult{
-		Docs:                out,
-		Rejects:             rejects,
-		N:                   n,
-		SignaturesBeforeIDF: SumInts(s, lengthsBefore),
-		SignaturesAfterIDF:  SumInts(s, lengthsAfter),
+	before := beam.ParDo(s, vectorLength, docs)
+	filtered := docs
+	if r := p.IDFRange(); !r.KeepsAll() {
+		n := CountElements(s, docs)
+		df := beam.CombinePerKey(s, sumInt, beam.ParDo(s, &distinctSignaturesFn{}, docs))
+		postings := beam.ParDo(s, &postingsFn{}, docs)
+		entries := beam.ParDo(s, &KeepSignaturesFn{Range: r},
+			beam.CoGroupByKey(s, postings, df), beam.SideInput{Input: n})
+		meta := beam.ParDo(s, &metaFn{}, docs)
+		filtered = beam.ParDo(s, &RebuildVectorFn{}, beam.CoGroupByKey(s, meta, entries))
 	}
+	kept, rejects, after := beam.ParDo3(s, &MinSignaturesFn{MinSignatures: p.MinSignatures}, filtered)
+	st.Sum(s, StatSignaturesBeforeIDF, before)
+	st.Sum(s, StatSignaturesAfterIDF, after)
+	st.Count(s, StatDocuments, kept)
+	return kept, rejects
 }
+
+// vectorLength is a document's vector length |d| (signatures with repeats).
+func vectorLength(d Doc) int { return d.Vec.Len() }
 
 // distinctSignaturesFn emits (signature hash, 1) once per distinct signature
 // of a document: summed per key this is the document frequency df.
@@ -95,20 +94,19 @@ func (*distinctSignaturesFn) ProcessElement(d Doc, emit func(uint64, int)) {
 type postingsFn struct{}
 
 func (*postingsFn) ProcessElement(d Doc, emit func(uint64, Posting)) {
-	key := d.Key()
+	id := d.ID()
 	for i, h := range d.Vec.Hashes {
-		emit(h, Posting{DocKey: key, Freq: d.Vec.Freqs[i]})
+		emit(h, Posting{DocID: id, Freq: d.Vec.Freqs[i]})
 	}
 }
 
-// metaFn keys the document's metadata (without its vector) by Doc.Key for
-// the rebuild join, and emits its vector length |d|.
+// metaFn keys the document's identity (without its vector) by its
+// fixed-size warc.Ref.ID for the rebuild join.
 type metaFn struct{}
 
-func (*metaFn) ProcessElement(d Doc, emit func(string, Doc), length func(int)) {
-	length(d.Vec.Len())
+func (*metaFn) ProcessElement(d Doc, emit func(string, Doc)) {
 	d.Vec = spotsig.Vector{}
-	emit(d.Key(), d)
+	emit(d.ID(), d)
 }
 
 // KeepSignaturesFn sees one signature with its inverted list and its
@@ -132,48 +130,52 @@ func (fn *KeepSignaturesFn) ProcessElement(ctx context.Context, hash uint64, pos
 	idfSignaturesKept.Inc(ctx, 1)
 	var post Posting
 	for postings(&post) {
-		emit(post.DocKey, Entry{Hash: hash, Freq: post.Freq})
+		emit(post.DocID, Entry{Hash: hash, Freq: post.Freq})
 	}
 }
 
-// RebuildVectorFn joins a document's metadata with the signatures kept for
-// it and rebuilds its vector (ascending hashes). Documents with fewer than
-// MinSignatures signatures (|d|) left become Rejects. It emits every rebuilt
-// vector length on its third output, for signatures_after_idf.
-type RebuildVectorFn struct {
-	MinSignatures int
-}
+// RebuildVectorFn joins a document's identity with the signatures kept for
+// it and rebuilds its vector (ascending hashes); a document left with no
+// signature is emitted with an empty vector (MinSignaturesFn rejects it).
+type RebuildVectorFn struct{}
 
 // ProcessElement rebuilds one document.
-func (fn *RebuildVectorFn) ProcessElement(ctx context.Context, key string, metas func(*Doc) bool, entries func(*Entry) bool, emit func(Doc), reject func(Reject), length func(int)) {
+func (fn *RebuildVectorFn) ProcessElement(ctx context.Context, id string, metas func(*Doc) bool, entries func(*Entry) bool, emit func(Doc)) error {
 	var d Doc
 	if !metas(&d) {
-		return // cannot happen: every kept posting comes from a document
+		return nil // cannot happen: every kept posting comes from a document
+	}
+	var other Doc
+	if metas(&other) {
+		return fmt.Errorf("filter IDF: records %s and %s share the document ID %x", d.Key(), other.Key(), id)
 	}
 	var es []Entry
 	var e Entry
 	for entries(&e) {
 		es = append(es, e)
 	}
-	slices.SortFunc(es, func(a, b Entry) int {
-		switch {
-		case a.Hash < b.Hash:
-			return -1
-		case a.Hash > b.Hash:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(es, func(a, b Entry) int { return cmp.Compare(a.Hash, b.Hash) })
 	d.Vec = spotsig.Vector{Hashes: make([]uint64, len(es)), Freqs: make([]uint32, len(es))}
 	for i, e := range es {
 		d.Vec.Hashes[i], d.Vec.Freqs[i] = e.Hash, e.Freq
 	}
-	l := d.Vec.Len()
-	length(l)
-	if l < fn.MinSignatures || l == 0 {
-		countReject(ctx, idfSkipped, "idf", ReasonTooFewSignatures)
-		reject(Reject{File: d.File, Offset: d.Offset, Inner: d.Inner, RecordID: d.RecordID, URI: d.URI, Reason: ReasonTooFewSignatures,
-			Detail: itoa(l) + " signatures after the IDF filter, minimum " + itoa(fn.MinSignatures)})
+	emit(d)
+	return nil
+}
+
+// MinSignaturesFn drops documents whose vector length |d| is below
+// MinSignatures (or 0) as Rejects with dedup.ReasonTooFewSignatures. It emits
+// every vector length on its third output, for signatures_after_idf.
+type MinSignaturesFn struct {
+	MinSignatures int
+}
+
+// ProcessElement checks one document (dedup.CheckMinSignatures).
+func (fn *MinSignaturesFn) ProcessElement(ctx context.Context, d Doc, emit func(Doc), reject func(Reject), length func(int)) {
+	length(d.Vec.Len())
+	if r, ok := dedup.CheckMinSignatures(dedup.Doc{Ref: d.Ref, Vec: d.Vec}, fn.MinSignatures); !ok {
+		countReject(ctx, idfSkipped, "idf", r.Reason)
+		reject(r)
 		return
 	}
 	idfDocuments.Inc(ctx, 1)

@@ -2,14 +2,14 @@ package transforms
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/filter"
 
-	"github.com/ndd-beam/ndd-beam/warc"
+	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
 )
 
 func init() {
@@ -18,15 +18,6 @@ func init() {
 	register.Emitter1[Reject]()
 	register.Function1x1[fileio.FileMetadata, string](filePath)
 }
-
-// Reasons the job itself (not warc.ReadFile) gives for a reject.
-const (
-	// ReasonUnreadableFile: the WARC file could not be opened, or reading it
-	// failed with an I/O error (not a format error, which warc.ReadFile
-	// reports per record). It counts as one record at offset -1 (open) or
-	// at the offset reached.
-	ReasonUnreadableFile = "unreadable-file"
-)
 
 var (
 	readFiles      = beam.NewCounter("read", "files")
@@ -43,8 +34,9 @@ var (
 // file matched by two globs is read once. Files are spread over workers by a
 // Reshuffle; gzip decompression is left to warc.ReadFile (member by member),
 // not to fileio. Every record read is counted in "read/records" and exactly
-// one of "read/candidates" or "read/skipped" (plus "read/skipped-<reason>").
-func ReadWARC(s beam.Scope, globs []string, p Params) (candidates, rejects, files beam.PCollection) {
+// one of "read/candidates" or "read/skipped" (plus "read/skipped-<reason>"),
+// and added to st as StatRecords.
+func ReadWARC(s beam.Scope, st *Stats, globs []string, p config.Params) (candidates, rejects, files beam.PCollection) {
 	s = s.Scope("ReadWARC")
 	matched := make([]beam.PCollection, 0, len(globs))
 	for _, g := range globs {
@@ -54,6 +46,8 @@ func ReadWARC(s beam.Scope, globs []string, p Params) (candidates, rejects, file
 	readable := fileio.ReadMatches(s, metas, fileio.ReadUncompressed())
 	readable = beam.Reshuffle(s, readable)
 	candidates, rejects = beam.ParDo2(s, &ReadWARCFn{Params: p}, readable)
+	st.Count(s, StatRecords, candidates)
+	st.Count(s, StatRecords, rejects)
 	return candidates, rejects, beam.ParDo(s, filePath, metas)
 }
 
@@ -64,39 +58,25 @@ func filePath(m fileio.FileMetadata) string { return m.Path }
 // Reject for each one it did. It never fails the bundle for bad input: an
 // unreadable file becomes a Reject with ReasonUnreadableFile.
 type ReadWARCFn struct {
-	Params Params
+	Params config.Params
 }
 
-// ProcessElement reads file f.
+// ProcessElement reads file f (dedup.ReadWARC).
 func (fn *ReadWARCFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emit func(Candidate), reject func(Reject)) error {
-	name := f.Metadata.Path
 	readFiles.Inc(ctx, 1)
 	rc, err := f.Open(ctx)
-	if err != nil {
-		readRecords.Inc(ctx, 1)
-		countReject(ctx, readSkipped, "read", ReasonUnreadableFile)
-		reject(Reject{File: name, Offset: -1, Reason: ReasonUnreadableFile, Detail: err.Error()})
-		return nil
+	if err == nil {
+		defer rc.Close()
 	}
-	defer rc.Close()
-	last := int64(0)
-	err = warc.ReadFile(rc, name, fn.Params.WARCOptions(), func(r warc.Record) error {
+	dedup.ReadWARC(f.Metadata.Path, rc, err, fn.Params.WARCOptions(), func(c Candidate) {
 		readRecords.Inc(ctx, 1)
-		last = r.Offset
-		if r.Skip != "" {
-			countReject(ctx, readSkipped, "read", r.Skip)
-			reject(Reject{File: name, Offset: r.Offset, Inner: r.InnerOffset, RecordID: r.RecordID, URI: r.TargetURI, Reason: r.Skip, Detail: r.Detail})
-			return nil
-		}
 		readCandidates.Inc(ctx, 1)
-		emit(Candidate{File: name, Offset: r.Offset, Inner: r.InnerOffset, RecordID: r.RecordID, URI: r.TargetURI, ContentType: r.MIMEType(), Payload: r.Payload})
-		return nil
-	})
-	if err != nil {
+		emit(c)
+	}, func(r Reject) {
 		readRecords.Inc(ctx, 1)
-		countReject(ctx, readSkipped, "read", ReasonUnreadableFile)
-		reject(Reject{File: name, Offset: last, Reason: ReasonUnreadableFile, Detail: fmt.Sprintf("reading stopped after offset %d: %v", last, err)})
-	}
+		countReject(ctx, readSkipped, "read", r.Reason)
+		reject(r)
+	})
 	return nil
 }
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+
+	"github.com/ndd-beam/ndd-beam/dedup"
 )
 
 // readAll runs ReadWARCFn on one path outside Beam.
@@ -26,13 +28,13 @@ func readAll(t *testing.T, path string) ([]Candidate, []Reject) {
 }
 
 // A file that cannot be opened, or read (a directory), is one reject with
-// ReasonUnreadableFile, not a failed job.
+// dedup.ReasonUnreadableFile, not a failed job.
 func TestReadWARCFnUnreadableFile(t *testing.T) {
 	dir := t.TempDir()
 	for _, path := range []string{filepath.Join(dir, "vanished.warc.gz"), dir} {
 		cands, rejects := readAll(t, path)
-		if len(cands) != 0 || len(rejects) != 1 || rejects[0].Reason != ReasonUnreadableFile || rejects[0].File != path || rejects[0].Detail == "" {
-			t.Errorf("%s: candidates %v rejects %+v, want one %s reject", path, cands, rejects, ReasonUnreadableFile)
+		if len(cands) != 0 || len(rejects) != 1 || rejects[0].Reason != dedup.ReasonUnreadableFile || rejects[0].File != path || rejects[0].Detail == "" {
+			t.Errorf("%s: candidates %v rejects %+v, want one %s reject", path, cands, rejects, dedup.ReasonUnreadableFile)
 		}
 	}
 }

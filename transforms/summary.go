@@ -10,6 +10,8 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/ndd-beam/ndd-beam/config"
 )
 
 func init() {
@@ -52,7 +54,7 @@ type Summary struct {
 	Partitions          int            `json:"partitions"`            // distinct groups matched (τ partitions for spotsigs)
 	LargestGroup        int            `json:"largest_group"`         // documents in the largest group (home + guests)
 	Pairs               int            `json:"pairs"`                 // near-duplicate pairs written
-	Parameters          Params         `json:"parameters"`
+	Parameters          config.Params  `json:"parameters"`
 	Input               []string       `json:"input"`  // the input globs
 	Output              string         `json:"output"` // the output directory
 	Shards              int            `json:"shards"` // shards of pairs and rejects
@@ -66,6 +68,45 @@ func (s Summary) SkippedTotal() int {
 		n += c
 	}
 	return n
+}
+
+// Stats gathers the run statistics of every stage into one
+// PCollection<KV<string, int>> (name, number; see the Stat* names) for
+// WriteSummary. Each composite adds its own statistics to the Stats it is
+// given, so the pipeline wires none by hand. The numbers come from
+// PCollections, not runner metrics, so summary.json never depends on a
+// runner's metrics being queryable.
+type Stats struct {
+	cols []beam.PCollection
+}
+
+// Count adds the statistic name: the number of elements of col (not a KV
+// PCollection).
+func (st *Stats) Count(s beam.Scope, name string, col beam.PCollection) {
+	st.cols = append(st.cols, Stat(s, name, CountElements(s.Scope("Count."+name), col)))
+}
+
+// Sum adds the statistic name: the sum of the ints of col.
+func (st *Stats) Sum(s beam.Scope, name string, ints beam.PCollection) {
+	st.cols = append(st.cols, Stat(s, name, SumInts(s.Scope("Sum."+name), ints)))
+}
+
+// Max adds the statistic name: the largest of the non-negative ints of col
+// (0 if none).
+func (st *Stats) Max(s beam.Scope, name string, ints beam.PCollection) {
+	st.cols = append(st.cols, Stat(s, name, MaxInts(s.Scope("Max."+name), ints)))
+}
+
+// Add adds statistics already keyed by name (KV<string, int>, e.g.
+// SkipStats).
+func (st *Stats) Add(kv beam.PCollection) { st.cols = append(st.cols, kv) }
+
+// Collection returns every statistic added, as one PCollection.
+func (st *Stats) Collection(s beam.Scope) beam.PCollection {
+	if len(st.cols) == 0 {
+		return Stat(s, StatRecords, beam.Create(s, 0)) // nothing added: records 0
+	}
+	return beam.Flatten(s, st.cols...)
 }
 
 // Stat turns a PCollection<int> holding one number (see SumInts) into the

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strconv"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/spotsig"
+	"github.com/ndd-beam/ndd-beam/warc"
 )
 
 func init() {
@@ -21,32 +22,14 @@ func init() {
 	beam.RegisterType(reflect.TypeOf((*Entry)(nil)).Elem())
 }
 
-// Doc is one document on its way through the job: where it came from (WARC
-// file, compressed offset of its record, WARC-Record-ID, WARC-Target-URI) and
-// its multiset of signatures (spotsig.Vector, paper §4.1.2). Guest is set on
+// Doc is one document on its way through the job: its record's identity
+// (warc.Ref) and its multiset of signatures (spotsig.Vector, paper §4.1.2). Guest is set on
 // the copy of a document that KeyByGroup sends to a neighbouring partition as
 // a guest (§4.2); it is false everywhere else.
 type Doc struct {
-	RecordID string
-	URI      string
-	File     string
-	Offset   int64 // compressed offset of the record (its gzip member) in File
-	Inner    int64 // offset inside the decompressed gzip member (warc.Record.InnerOffset); usually 0
-	Guest    bool
-	Vec      spotsig.Vector
-}
-
-// Key is the document's unique key: its WARC file, the compressed byte
-// offset of its record and the offset inside that gzip member,
-// "file@offset+inner". Record IDs are not used as keys because real
-// archives repeat them across files; the inner offset is needed because
-// some archives (ClueWeb09) hold a whole file in one gzip member.
-func (d Doc) Key() string { return DocKey(d.File, d.Offset, d.Inner) }
-
-// DocKey is the unique key of the record at (offset, inner) in file, see
-// Doc.Key.
-func DocKey(file string, offset, inner int64) string {
-	return file + "@" + strconv.FormatInt(offset, 10) + "+" + strconv.FormatInt(inner, 10)
+	warc.Ref
+	Guest bool
+	Vec   spotsig.Vector
 }
 
 // docCoderVersion is the first byte of every encoded Doc, so a worker of
@@ -235,40 +218,20 @@ func (r *decoder) string() string {
 	return s
 }
 
-// Candidate is a WARC record that may be a document: the fields of a
-// warc.Record the later stages need, with its HTTP payload. It lives only
-// between ReadWARC and Extract, which Beam fuses, so payloads are not
-// shuffled.
-type Candidate struct {
-	File        string
-	Offset      int64
-	Inner       int64
-	RecordID    string
-	URI         string
-	ContentType string // payload media type with its charset parameter (warc.Record.MIMEType)
-	Payload     []byte
-}
+// Candidate is a WARC record that may be a document (dedup.Candidate). It
+// lives only between ReadWARC and Extract, which Beam fuses, so payloads are
+// not shuffled.
+type Candidate = dedup.Candidate
 
-// Reject is a WARC record, or an unreadable stretch of a WARC file, that did
-// not reach matching, with the reason (a short fixed token such as
-// "not-response", "no-signatures", "too-few-signatures", see
-// docs/robustness.md) and a free-text detail. RecordID and URI are empty when
-// unknown. It is one line of rejects-*.jsonl.
-type Reject struct {
-	File     string `json:"file"`
-	Offset   int64  `json:"offset"`
-	Inner    int64  `json:"inner_offset"`
-	RecordID string `json:"record_id"`
-	URI      string `json:"uri"`
-	Reason   string `json:"reason"`
-	Detail   string `json:"detail"`
-}
+// Reject is one line of rejects-*.jsonl (dedup.Reject).
+type Reject = dedup.Reject
 
 // Posting is one entry of a signature's inverted list during the IDF join:
-// the document (by Doc.Key) and the signature's frequency in it.
+// the document (by its fixed-size warc.Ref.ID) and the signature's frequency
+// in it.
 type Posting struct {
-	DocKey string
-	Freq   uint32
+	DocID string
+	Freq  uint32
 }
 
 // Entry is one (signature hash, frequency) component of a document vector
@@ -278,50 +241,11 @@ type Entry struct {
 	Freq uint32
 }
 
-// PairRecord is one near-duplicate pair as written to pairs-*.jsonl: the two
-// documents in canonical order (A before B by record ID, then WARC file, then
-// offset) and their weighted Jaccard similarity (eq. 4) of the IDF-filtered
-// signature multisets. ASignatures and BSignatures are the vector lengths |d|
-// (after the IDF filter) the matcher compared.
-type PairRecord struct {
-	ARecordID   string  `json:"a_record_id"`
-	AURI        string  `json:"a_uri"`
-	BRecordID   string  `json:"b_record_id"`
-	BURI        string  `json:"b_uri"`
-	Jaccard     float64 `json:"jaccard"`
-	AFile       string  `json:"a_file"`
-	AOffset     int64   `json:"a_offset"`
-	AInner      int64   `json:"a_inner_offset"`
-	ASignatures int     `json:"a_signatures"`
-	BFile       string  `json:"b_file"`
-	BOffset     int64   `json:"b_offset"`
-	BInner      int64   `json:"b_inner_offset"`
-	BSignatures int     `json:"b_signatures"`
-}
+// PairRecord is one line of pairs-*.jsonl (dedup.PairRecord).
+type PairRecord = dedup.PairRecord
 
 // NewPairRecord returns the pair of documents x and y with similarity j in
-// canonical order.
+// canonical order (dedup.NewPairRecord).
 func NewPairRecord(x, y Doc, j float64) PairRecord {
-	if docLess(y, x) {
-		x, y = y, x
-	}
-	return PairRecord{
-		ARecordID: x.RecordID, AURI: x.URI, AFile: x.File, AOffset: x.Offset, AInner: x.Inner, ASignatures: x.Vec.Len(),
-		BRecordID: y.RecordID, BURI: y.URI, BFile: y.File, BOffset: y.Offset, BInner: y.Inner, BSignatures: y.Vec.Len(),
-		Jaccard: j,
-	}
-}
-
-// docLess is the canonical document order: record ID, then file, then offset.
-func docLess(x, y Doc) bool {
-	if x.RecordID != y.RecordID {
-		return x.RecordID < y.RecordID
-	}
-	if x.File != y.File {
-		return x.File < y.File
-	}
-	if x.Offset != y.Offset {
-		return x.Offset < y.Offset
-	}
-	return x.Inner < y.Inner
+	return dedup.NewPairRecord(x.Ref, x.Vec, y.Ref, y.Vec, j)
 }

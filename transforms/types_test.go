@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ndd-beam/ndd-beam/spotsig"
+	"github.com/ndd-beam/ndd-beam/warc"
 )
 
 // randomDoc builds a document with n distinct signatures, including the
@@ -19,19 +20,21 @@ func randomDoc(r *rand.Rand, n int) Doc {
 	v := spotsig.NewVector(hashes)
 	v.Freqs[0] = 1<<32 - 1
 	return Doc{
-		RecordID: "urn:uuid:1d66b0fd-aed4-4e9c-8bf3-660ae81ec115",
-		URI:      "http://example.org/ä?x=1&y=2",
-		File:     "gs://bucket/crawl/file-00001.warc.gz",
-		Offset:   r.Int64N(1 << 40),
-		Inner:    r.Int64N(1 << 20),
-		Guest:    r.IntN(2) == 1,
-		Vec:      v,
+		Ref: warc.Ref{
+			RecordID: "urn:uuid:1d66b0fd-aed4-4e9c-8bf3-660ae81ec115",
+			URI:      "http://example.org/ä?x=1&y=2",
+			File:     "gs://bucket/crawl/file-00001.warc.gz",
+			Offset:   r.Int64N(1 << 40),
+			Inner:    r.Int64N(1 << 20),
+		},
+		Guest: r.IntN(2) == 1,
+		Vec:   v,
 	}
 }
 
 func TestDocCoderRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	docs := []Doc{{}, {Offset: -1}, randomDoc(r, 0), randomDoc(r, 1), randomDoc(r, 1000)}
+	docs := []Doc{{}, {Ref: warc.Ref{Offset: -1}}, randomDoc(r, 0), randomDoc(r, 1), randomDoc(r, 1000)}
 	for i, d := range docs {
 		b := EncodeDoc(d)
 		got, err := DecodeDoc(b)
@@ -112,15 +115,15 @@ func FuzzDecodeDoc(f *testing.F) {
 }
 
 func TestNewPairRecordCanonicalOrder(t *testing.T) {
-	x := Doc{RecordID: "urn:b", File: "f", Offset: 1, Vec: spotsig.NewVector([]uint64{1, 2})}
-	y := Doc{RecordID: "urn:a", File: "f", Offset: 9, Vec: spotsig.NewVector([]uint64{1})}
+	x := Doc{Ref: warc.Ref{RecordID: "urn:b", File: "f", Offset: 1}, Vec: spotsig.NewVector([]uint64{1, 2})}
+	y := Doc{Ref: warc.Ref{RecordID: "urn:a", File: "f", Offset: 9}, Vec: spotsig.NewVector([]uint64{1})}
 	for _, p := range []PairRecord{NewPairRecord(x, y, 0.5), NewPairRecord(y, x, 0.5)} {
 		if p.ARecordID != "urn:a" || p.BRecordID != "urn:b" || p.ASignatures != 1 || p.BSignatures != 2 {
 			t.Errorf("not canonical: %+v", p)
 		}
 	}
 	// Same record ID in two files (real archives repeat IDs): file, then offset decide.
-	z := Doc{RecordID: "urn:a", File: "e", Offset: 50}
+	z := Doc{Ref: warc.Ref{RecordID: "urn:a", File: "e", Offset: 50}}
 	if p := NewPairRecord(y, z, 1); p.AFile != "e" {
 		t.Errorf("tie on record ID not broken by file: %+v", p)
 	}

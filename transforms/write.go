@@ -57,9 +57,11 @@ func WritePairs(s beam.Scope, dir string, shards int, pairs beam.PCollection) {
 
 // WriteRejects writes the rejects (Reject) as JSON lines to
 // <dir>/rejects-SSSSS-of-NNNNN.jsonl: file, offset, inner_offset, record_id,
-// uri, reason, detail.
-func WriteRejects(s beam.Scope, dir string, shards int, rejects beam.PCollection) {
+// uri, reason, detail; and adds their number per reason to st
+// ("skipped/<reason>").
+func WriteRejects(s beam.Scope, st *Stats, dir string, shards int, rejects beam.PCollection) {
 	s = s.Scope("WriteRejects")
+	st.Add(SkipStats(s, rejects))
 	WriteLines(s, dir, "rejects", shards, beam.ParDo(s, rejectLine, rejects))
 }
 

@@ -11,7 +11,7 @@
 // glob that matches nothing or an unwritable output is one error line and
 // exit status 2; a failed job is one error line and exit status 1.
 //
-// `ndd-beam eval …` runs the evaluation subcommand (see eval.go).
+// Quality evaluation is a separate command, cmd/ndd-eval.
 package main
 
 import (
@@ -33,6 +33,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
+	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/pipeline"
 	"github.com/ndd-beam/ndd-beam/transforms"
 )
@@ -45,16 +46,13 @@ const defaultRunner = "direct"
 var jobFlags []string
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "eval" {
-		os.Exit(runEval(os.Args[2:]))
-	}
 	os.Exit(run(os.Args[1:]))
 }
 
 // run is the job command: flags -> Config -> Validate -> Build -> beamx.Run
 // -> one summary line. It returns the exit status.
 func run(args []string) int {
-	cfg := pipeline.DefaultConfig()
+	cfg := config.DefaultConfig()
 	input := registerFlags(flag.CommandLine, &cfg)
 	logLevel := flag.String("log_level", "warn", "Beam log level: debug, info, warn or error (default warn; info prints the job graph, e.g. the job a Dataflow --dry_run would submit)")
 	jobFlags = append(jobFlags, "log_level")
@@ -88,10 +86,10 @@ func run(args []string) int {
 	if dryRun() {
 		err = cfg.ValidateValues()
 	} else {
-		err = cfg.Validate(ctx)
+		err = pipeline.Validate(ctx, &cfg)
 	}
 	if err != nil {
-		return fail(2, "%v", strings.TrimPrefix(err.Error(), pipeline.ErrConfig.Error()+": "))
+		return fail(2, "%v", strings.TrimPrefix(err.Error(), config.ErrConfig.Error()+": "))
 	}
 
 	p, s := beam.NewPipelineWithRoot()
@@ -111,7 +109,7 @@ func run(args []string) int {
 
 // registerFlags defines the job's flags on fs with cfg's values as defaults
 // and returns the raw --input value.
-func registerFlags(fs *flag.FlagSet, cfg *pipeline.Config) *string {
+func registerFlags(fs *flag.FlagSet, cfg *config.Config) *string {
 	p := &cfg.Params
 	def := func(name string) { jobFlags = append(jobFlags, name) }
 	input := fs.String("input", "", "comma-separated WARC file globs, local or gs:// (.warc and .warc.gz; required)")
@@ -132,7 +130,7 @@ func registerFlags(fs *flag.FlagSet, cfg *pipeline.Config) *string {
 	def("min_block_tokens")
 	fs.IntVar(&p.MinSignatures, "min_signatures", p.MinSignatures, fmt.Sprintf("drop documents with fewer signatures |d| than this after the IDF filter (default %d)", p.MinSignatures))
 	def("min_signatures")
-	fs.IntVar(&p.Rho, "rho", p.Rho, fmt.Sprintf("ρ, vector length (signatures) from which all documents share the last partition (default %d, §4.2, §5.1)", p.Rho))
+	fs.IntVar(&p.Rho, "rho", p.Rho, fmt.Sprintf("ρ, range of vector lengths (signatures) with regular partitions; longer vectors share the overflow partition, which starts at or below ρ depending on τ (default %d, §4.2, §5.1)", p.Rho))
 	def("rho")
 	fs.StringVar(&p.Method, "method", p.Method, fmt.Sprintf("signature scheme: spotsigs (spot signatures, §3) or shingles (word k-grams, k = --shingle_k; the paper's competitor, docs/quality.md) (default %q)", p.Method))
 	def("method")
@@ -163,7 +161,6 @@ func registerFlags(fs *flag.FlagSet, cfg *pipeline.Config) *string {
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "Usage: ndd-beam --input=GLOB[,GLOB…] --output=DIR [flags]")
-	fmt.Fprintln(w, "       ndd-beam eval …")
 	fmt.Fprintln(w, "\nFind near-duplicate web pages in WARC files with SpotSigs (SIGIR 2008) on Apache Beam.")
 	fmt.Fprintln(w, "\nJob flags:")
 	for _, name := range jobFlags {

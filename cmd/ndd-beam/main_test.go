@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ndd-beam/ndd-beam/pipeline"
+	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
@@ -64,7 +64,7 @@ func TestCLIRunsWithDefaults(t *testing.T) {
 	if sum.Records != 82 || sum.Records != sum.Documents+sum.SkippedTotal() {
 		t.Errorf("records %d (want 82) documents %d skipped %d", sum.Records, sum.Documents, sum.SkippedTotal())
 	}
-	if sum.Parameters.Tau != pipeline.DefaultTau || sum.Parameters.Rho != 1000 {
+	if sum.Parameters.Tau != config.DefaultTau || sum.Parameters.Rho != 1000 {
 		t.Errorf("defaults are not the paper's: tau %v rho %d", sum.Parameters.Tau, sum.Parameters.Rho)
 	}
 	for _, f := range []string{"pairs-00000-of-00001.jsonl", "rejects-00000-of-00001.jsonl"} {
@@ -118,7 +118,7 @@ func TestCLIHelp(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"--tau", fmt.Sprintf("default %v", pipeline.DefaultTau), "--rho", "default 1000", "--matcher", "--runner", "--dry_run"} {
+	for _, want := range []string{"--tau", fmt.Sprintf("default %v", config.DefaultTau), "--rho", "default 1000", "--matcher", "--runner", "--dry_run"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("--help lacks %q", want)
 		}

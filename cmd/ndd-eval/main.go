@@ -1,3 +1,9 @@
+// Command ndd-eval measures near-duplicate detection quality against a
+// labelled gold set. It is separate from the job binary (cmd/ndd-beam) so the
+// job links no plotting code.
+//
+//	ndd-eval --pairs 'out/pairs-*.jsonl' --truth truth.jsonl
+//	ndd-eval sweep --warc gold.warc.gz --truth truth.jsonl --out docs/
 package main
 
 import (
@@ -15,22 +21,24 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/eval"
-	"github.com/ndd-beam/ndd-beam/pipeline"
 )
 
 const evalUsage = `usage:
-  ndd-beam eval --pairs 'out/pairs*.jsonl' --truth truth.jsonl [--json] [--clusters N]
+  ndd-eval --pairs 'out/pairs*.jsonl' --truth truth.jsonl [--json] [--clusters N]
       score a pairs output against a labelled truth file: pairwise precision,
       recall and F1 (micro over all page pairs) and per-cluster recall.
-  ndd-beam eval sweep --warc gold.warc.gz --truth truth.jsonl --out docs/
+  ndd-eval sweep --warc gold.warc.gz --truth truth.jsonl --out docs/
       run every method (SpotSigs, shingles, LSH-S, I-Match(-S), descriptive
       words) over a τ sweep in process; write quality.md and quality-f1.png.
 `
 
-// runEval is the `ndd-beam eval …` subcommand; args are the arguments after
-// "eval". It returns the exit code: 0 done, 1 failed, 2 usage error.
-func runEval(args []string) int {
+func main() { os.Exit(run(os.Args[1:])) }
+
+// run is the command; it returns the exit code: 0 done, 1 failed, 2 usage
+// error.
+func run(args []string) int {
 	if len(args) > 0 && args[0] == "sweep" {
 		return runEvalSweep(args[1:], os.Stdout, os.Stderr)
 	}
@@ -38,7 +46,7 @@ func runEval(args []string) int {
 }
 
 func runEvalPairs(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ndd-beam eval", flag.ContinueOnError)
+	fs := flag.NewFlagSet("ndd-eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
 	pairs := fs.String("pairs", "", "glob of the pairs output files, e.g. 'out/pairs*.jsonl' (required)")
@@ -54,12 +62,12 @@ func runEvalPairs(args []string, stdout, stderr io.Writer) int {
 	}
 	truth, err := eval.LoadTruth(*truthPath)
 	if err != nil {
-		fmt.Fprintln(stderr, "ndd-beam eval:", err)
+		fmt.Fprintln(stderr, "ndd-eval:", err)
 		return 1
 	}
 	ps, files, err := eval.LoadPairs(*pairs)
 	if err != nil {
-		fmt.Fprintln(stderr, "ndd-beam eval:", err)
+		fmt.Fprintln(stderr, "ndd-eval:", err)
 		return 1
 	}
 	r := eval.Evaluate(truth, ps)
@@ -71,7 +79,7 @@ func runEvalPairs(args []string, stdout, stderr io.Writer) int {
 			eval.Result
 		}{files, r}
 		if err := enc.Encode(out); err != nil {
-			fmt.Fprintln(stderr, "ndd-beam eval:", err)
+			fmt.Fprintln(stderr, "ndd-eval:", err)
 			return 1
 		}
 		return 0
@@ -131,14 +139,14 @@ func sortClustersByRecall(cs []eval.ClusterRecall) {
 }
 
 func runEvalSweep(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ndd-beam eval sweep", flag.ContinueOnError)
+	fs := flag.NewFlagSet("ndd-eval sweep", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
 	warcPath := fs.String("warc", "", "labelled WARC file (required)")
 	truthPath := fs.String("truth", "", "truth file for the WARC (required)")
 	outDir := fs.String("out", "docs/", "directory for quality.md and quality-f1.png")
 	tauRange := fs.String("taus", "0.1:1.0:0.05", "τ sweep lo:hi:step (weighted Jaccard)")
-	defaultTau := fs.Float64("default-tau", pipeline.DefaultTau, "the job's default τ, whose wrong pairs and sensitivity are reported")
+	defaultTau := fs.Float64("default-tau", config.DefaultTau, "the job's default τ, whose wrong pairs and sensitivity are reported")
 	sens := fs.Bool("sensitivity", true, "also vary each SpotSigs parameter by one step")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
 	if err := fs.Parse(args); err != nil {
@@ -150,7 +158,7 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 	}
 	taus, err := parseTaus(*tauRange)
 	if err != nil {
-		fmt.Fprintln(stderr, "ndd-beam eval sweep:", err)
+		fmt.Fprintln(stderr, "ndd-eval sweep:", err)
 		return 2
 	}
 	if !containsTau(taus, *defaultTau) {
@@ -162,7 +170,7 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 		progress = nil
 	}
 	start := time.Now()
-	fail := func(err error) int { fmt.Fprintln(stderr, "ndd-beam eval sweep:", err); return 1 }
+	fail := func(err error) int { fmt.Fprintln(stderr, "ndd-eval sweep:", err); return 1 }
 
 	truth, err := eval.LoadTruth(*truthPath)
 	if err != nil {
@@ -176,7 +184,6 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(progress, "read %d labelled pages in %v\n", len(corpus.Docs), corpus.ReadTime.Round(time.Millisecond))
 	}
 	cfg := eval.DefaultMethodsConfig()
-	cfg.MinSignatures = pipeline.DefaultMinSignatures
 	methods, err := eval.Methods(cfg)
 	if err != nil {
 		return fail(err)

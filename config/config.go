@@ -1,0 +1,174 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/spotsig"
+	"github.com/ndd-beam/ndd-beam/warc"
+)
+
+// The job's own defaults. Defaults of the algorithms live with them and are
+// only referred to here: spot set, block rule, extraction caps and the IDF
+// range in spotsig (options.go, idf.go), ρ in match (partition.go), the
+// reading caps in warc (options.go).
+const (
+	// DefaultTau is τ = 0.20, SpotSigs' best F1 on our gold set (`make
+	// eval`, docs/quality.md). The paper's best was τ = 0.44 on its
+	// news-only set (§5.3); our pages keep their whole template, so a
+	// copy's shared article is a smaller share of its signatures and the
+	// best τ is lower.
+	DefaultTau = 0.20
+	// DefaultMinSignatures drops documents with fewer than 5 signatures
+	// after the IDF filter: below that, weighted Jaccard moves in steps of
+	// 1/5 or more and two short boilerplate pages match by chance. Not from
+	// the paper (its corpora are news articles).
+	DefaultMinSignatures = 5
+	// DefaultShards is the number of files each sharded output is split into.
+	DefaultShards = 1
+	// DefaultShingleK is the shingle length for --method=shingles: 3, the
+	// paper's 3-Shingling competitor (§5.3.1).
+	DefaultShingleK = 3
+)
+
+// Config is everything the job needs: the stage parameters (embedded, see
+// Params) plus where to read and write.
+type Config struct {
+	Params
+	// Input is one or more file globs (local or gs://); each must match at
+	// least one file.
+	Input []string
+	// Output is the output directory (local path or gs:// prefix).
+	Output string
+	// Shards is the number of files pairs and rejects are each split into
+	// (>= 1).
+	Shards int
+}
+
+// DefaultParams returns the job's default parameters: τ and the minimum
+// vector length above, ρ from match, spotsig's default spot set, block rule,
+// IDF range and caps, and warc's reading caps.
+func DefaultParams() Params {
+	idf := spotsig.DefaultIDFRange
+	return Params{
+		Method:          MethodSpotSigs,
+		Matcher:         MatcherSpotSigs,
+		Tau:             DefaultTau,
+		Rho:             match.DefaultRho,
+		IDFMin:          idf.Min,
+		IDFMax:          idf.Max,
+		IDFKeepShared:   idf.KeepShared,
+		MinSignatures:   DefaultMinSignatures,
+		MaxHeaderBytes:  warc.DefaultMaxHeaderBytes,
+		MaxRecordBytes:  warc.DefaultMaxRecordBytes,
+		MaxPayloadBytes: warc.DefaultMaxPayloadBytes,
+		MaxMemberBytes:  warc.DefaultMaxMemberBytes,
+		MaxInputBytes:   spotsig.DefaultMaxInputBytes,
+		MaxTextBytes:    spotsig.DefaultMaxTextBytes,
+		MaxTokens:       spotsig.DefaultMaxTokens,
+		MaxSignatures:   spotsig.DefaultMaxSignatures,
+		MinBlockTokens:  spotsig.DefaultMinBlockTokens,
+		ShingleK:        DefaultShingleK,
+	}
+}
+
+// DefaultConfig returns DefaultParams with DefaultShards and no input or
+// output.
+func DefaultConfig() Config {
+	return Config{Params: DefaultParams(), Shards: DefaultShards}
+}
+
+// ErrConfig is wrapped by every configuration error: a bad flag value, an
+// input glob that matches nothing, an unwritable output. The CLI prints it
+// on one line and exits with status 2.
+var ErrConfig = errors.New("config")
+
+// Errorf returns an error wrapping ErrConfig, for the checks of other
+// packages (e.g. pipeline's filesystem checks).
+func Errorf(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...)
+}
+
+// ValidateValues checks every value of c without touching any filesystem
+// and resolves an "@file" spot set (and the default) to its inline form, so
+// workers need no local file and summary.json says exactly which
+// antecedents were used. It changes c only by normalizing Antecedents.
+// Errors wrap ErrConfig and name the flag.
+func (c *Config) ValidateValues() error {
+	if err := c.Params.Validate(); err != nil {
+		return err
+	}
+	if c.Shards < 1 {
+		return Errorf("--shards=%d: must be >= 1", c.Shards)
+	}
+	if len(c.Input) == 0 {
+		return Errorf("--input is required (comma-separated file globs)")
+	}
+	if strings.TrimSpace(c.Output) == "" {
+		return Errorf("--output is required (a directory or gs:// prefix)")
+	}
+	return nil
+}
+
+// Validate checks every value of p and resolves its spot set to inline form
+// (see Config.ValidateValues). Errors wrap ErrConfig and name the flag.
+func (p *Params) Validate() error {
+	if !(p.Tau > 0 && p.Tau <= 1) {
+		return Errorf("--tau=%v: must be in (0, 1]", p.Tau)
+	}
+	if p.Rho < 1 {
+		return Errorf("--rho=%d: must be >= 1", p.Rho)
+	}
+	if !(p.IDFMin >= 0 && p.IDFMin <= 1) {
+		return Errorf("--idf_min=%v: must be in [0, 1]", p.IDFMin)
+	}
+	if !(p.IDFMax >= 0 && p.IDFMax <= 1) {
+		return Errorf("--idf_max=%v: must be in [0, 1]", p.IDFMax)
+	}
+	if p.IDFMin > p.IDFMax {
+		return Errorf("--idf_min=%v is above --idf_max=%v", p.IDFMin, p.IDFMax)
+	}
+	if p.MinSignatures < 1 {
+		return Errorf("--min_signatures=%d: must be >= 1", p.MinSignatures)
+	}
+	for _, c := range []struct {
+		name string
+		v    int64
+	}{
+		{"--max_header_bytes", p.MaxHeaderBytes}, {"--max_record_bytes", p.MaxRecordBytes},
+		{"--max_payload_bytes", p.MaxPayloadBytes}, {"--max_member_bytes", p.MaxMemberBytes},
+		{"--max_input_bytes", int64(p.MaxInputBytes)}, {"--max_text_bytes", int64(p.MaxTextBytes)},
+		{"--max_tokens", int64(p.MaxTokens)}, {"--max_signatures", int64(p.MaxSignatures)},
+	} {
+		if c.v < 1 {
+			return Errorf("%s=%d: must be >= 1", c.name, c.v)
+		}
+	}
+	if p.MinBlockTokens < 0 {
+		return Errorf("--min_block_tokens=%d: must be >= 0", p.MinBlockTokens)
+	}
+	var set []spotsig.Antecedent
+	var err error
+	if p.Antecedents != "" {
+		set, err = spotsig.ParseSpotSet(p.Antecedents)
+	} else {
+		set, err = spotsig.DefaultSpotSet(spotsig.DefaultLanguage)
+	}
+	if err != nil {
+		return Errorf("--antecedents=%q: %v", p.Antecedents, err)
+	}
+	parts := make([]string, len(set))
+	for i, a := range set {
+		parts[i] = a.String()
+	}
+	p.Antecedents = strings.Join(parts, ",")
+	if _, err := NewSigner(*p); err != nil {
+		return Errorf("--method=%q: %v", p.Method, err)
+	}
+	if _, err := NewGrouping(*p); err != nil {
+		return Errorf("--matcher=%q: %v", p.Matcher, err)
+	}
+	return nil
+}

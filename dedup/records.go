@@ -1,0 +1,64 @@
+package dedup
+
+import (
+	"github.com/ndd-beam/ndd-beam/spotsig"
+	"github.com/ndd-beam/ndd-beam/warc"
+)
+
+// Reject is a WARC record, or an unreadable stretch of a WARC file, that did
+// not reach matching, with the reason (a short fixed token: a warc skip
+// reason such as "request" or "not-html", or one of the job's own such as
+// "no-signatures", "too-few-signatures"; see docs/robustness.md) and a
+// free-text detail. RecordID and URI are empty when unknown. It is one line
+// of rejects-*.jsonl: file, offset, inner_offset, record_id, uri, reason,
+// detail.
+type Reject struct {
+	warc.Ref
+	Reason string `json:"reason"`
+	Detail string `json:"detail"`
+}
+
+// PairRecord is one near-duplicate pair as written to pairs-*.jsonl: the two
+// documents in canonical order (warc.Ref.Less: record ID, then WARC file,
+// then offset) and their weighted Jaccard similarity (eq. 4) of the
+// IDF-filtered signature multisets. ASignatures and BSignatures are the
+// vector lengths |d| (after the IDF filter) the matcher compared. The field
+// order is the line's.
+type PairRecord struct {
+	ARecordID   string  `json:"a_record_id"`
+	AURI        string  `json:"a_uri"`
+	BRecordID   string  `json:"b_record_id"`
+	BURI        string  `json:"b_uri"`
+	Jaccard     float64 `json:"jaccard"`
+	AFile       string  `json:"a_file"`
+	AOffset     int64   `json:"a_offset"`
+	AInner      int64   `json:"a_inner_offset"`
+	ASignatures int     `json:"a_signatures"`
+	BFile       string  `json:"b_file"`
+	BOffset     int64   `json:"b_offset"`
+	BInner      int64   `json:"b_inner_offset"`
+	BSignatures int     `json:"b_signatures"`
+}
+
+// NewPairRecord returns the pair of documents x and y (with vectors vx, vy)
+// at similarity j, in canonical order.
+func NewPairRecord(x warc.Ref, vx spotsig.Vector, y warc.Ref, vy spotsig.Vector, j float64) PairRecord {
+	if y.Less(x) {
+		x, y, vx, vy = y, x, vy, vx
+	}
+	return PairRecord{
+		ARecordID: x.RecordID, AURI: x.URI, AFile: x.File, AOffset: x.Offset, AInner: x.Inner, ASignatures: vx.Len(),
+		BRecordID: y.RecordID, BURI: y.URI, BFile: y.File, BOffset: y.Offset, BInner: y.Inner, BSignatures: vy.Len(),
+		Jaccard: j,
+	}
+}
+
+// A returns the identity of the pair's first document.
+func (p PairRecord) A() warc.Ref {
+	return warc.Ref{File: p.AFile, Offset: p.AOffset, Inner: p.AInner, RecordID: p.ARecordID, URI: p.AURI}
+}
+
+// B returns the identity of the pair's second document.
+func (p PairRecord) B() warc.Ref {
+	return warc.Ref{File: p.BFile, Offset: p.BOffset, Inner: p.BInner, RecordID: p.BRecordID, URI: p.BURI}
+}

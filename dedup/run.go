@@ -1,0 +1,145 @@
+package dedup
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/spotsig"
+)
+
+// Result is what Run computes, the in-process counterpart of the Beam job's
+// outputs: Records == len(Docs) + len(Rejects) always holds.
+type Result struct {
+	Records int      // WARC records read, incl. unreadable stretches and files
+	Docs    []Doc    // documents that reached matching, in file and record order, IDF-filtered vectors
+	Rejects []Reject // every other record, in file and record order
+	// Capped counts, per cap name (config.Cap*), the documents a cap applied
+	// to (kept with what was read).
+	Capped map[string]int
+	// SignaturesBeforeIDF and SignaturesAfterIDF are Σ|d| over the
+	// documents with >= 1 signature, before and after the IDF filter.
+	SignaturesBeforeIDF, SignaturesAfterIDF int
+	// Pairs are the near-duplicate pairs, indices into Docs, A < B, sorted
+	// by (A, B), Jaccard as match.WeightedJaccard computes it.
+	Pairs []match.Pair
+}
+
+// PairRecords returns Pairs as the lines of the pairs output, unsorted.
+func (r *Result) PairRecords() []PairRecord {
+	out := make([]PairRecord, len(r.Pairs))
+	for i, p := range r.Pairs {
+		a, b := r.Docs[p.A], r.Docs[p.B]
+		out[i] = NewPairRecord(a.Ref, a.Vec, b.Ref, b.Vec, p.Jaccard)
+	}
+	return out
+}
+
+// Run is the whole job in process on the local files, in the given order:
+// each file read by ReadWARC, candidates signed by Sign on all cores with
+// the signer of p (config.NewSigner), the IDF filter of §5.1
+// (spotsig.FilterIDF over the documents with >= 1 signature, skipped when
+// the range keeps all), documents below p.MinSignatures rejected, and the
+// rest matched by the Grouping of p (config.NewGrouping) as match.RunGrouping
+// runs it. p must be valid (config.Params.Validate). Errors: only a bad
+// configuration; unreadable files are Rejects. Memory: the documents'
+// vectors and, while they are signed, the payloads of up to 4 × GOMAXPROCS
+// candidates.
+func Run(ctx context.Context, p config.Params, files []string) (*Result, error) {
+	signer, err := config.NewSigner(p)
+	if err != nil {
+		return nil, err
+	}
+	grouping, err := config.NewGrouping(p)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Capped: map[string]int{}}
+
+	// Records keep their read order: each gets a slot, filled by a worker.
+	type slot struct {
+		doc    Doc
+		rej    Reject
+		capped []string
+		isDoc  bool
+	}
+	var slots []*slot
+	type job struct {
+		c Candidate
+		s *slot
+	}
+	jobs := make(chan job, 4*runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				j.s.doc, j.s.rej, j.s.capped, j.s.isDoc = Sign(ctx, signer, j.c)
+			}
+		}()
+	}
+	for _, name := range files {
+		f, err := os.Open(name)
+		ReadWARC(name, f, err, p.WARCOptions(), func(c Candidate) {
+			s := &slot{}
+			slots = append(slots, s)
+			jobs <- job{c, s}
+		}, func(r Reject) {
+			slots = append(slots, &slot{rej: r})
+		})
+		if err == nil {
+			f.Close()
+		}
+	}
+	close(jobs)
+	wg.Wait()
+
+	res.Records = len(slots)
+	var docs []Doc
+	for _, s := range slots {
+		if !s.isDoc {
+			res.Rejects = append(res.Rejects, s.rej)
+			continue
+		}
+		for _, c := range s.capped {
+			res.Capped[c]++
+		}
+		docs = append(docs, s.doc)
+	}
+	vecs := make([]spotsig.Vector, len(docs))
+	for i, d := range docs {
+		vecs[i] = d.Vec
+		res.SignaturesBeforeIDF += d.Vec.Len()
+	}
+	if r := p.IDFRange(); !r.KeepsAll() {
+		vecs = spotsig.FilterIDF(vecs, r)
+	}
+	for i, d := range docs {
+		d.Vec = vecs[i]
+		res.SignaturesAfterIDF += d.Vec.Len()
+		if rej, ok := CheckMinSignatures(d, p.MinSignatures); !ok {
+			res.Rejects = append(res.Rejects, rej)
+			continue
+		}
+		res.Docs = append(res.Docs, d)
+	}
+	kept := make([]spotsig.Vector, len(res.Docs))
+	for i, d := range res.Docs {
+		kept[i] = d.Vec
+	}
+	res.Pairs = match.RunGrouping(grouping, kept)
+	return res, nil
+}
+
+// SortedFiles returns files sorted and without repeats, the order in which
+// the Beam job lists the files it read (summary.json "files").
+func SortedFiles(files []string) []string {
+	out := slices.Clone(files)
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -1,0 +1,106 @@
+package dedup
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/spotsig"
+	"github.com/ndd-beam/ndd-beam/warc"
+)
+
+// The job's own reject reasons (warc.ReadFile gives the others, see
+// warc.Reasons and docs/robustness.md).
+const (
+	// ReasonUnreadableFile: the WARC file could not be opened, or reading it
+	// failed with an I/O error (not a format error, which warc.ReadFile
+	// reports per record). It counts as one record at offset -1 (open) or
+	// at the offset reached.
+	ReasonUnreadableFile = "unreadable-file"
+	// ReasonNoSignatures: the document's text yields no signature at all
+	// with the configured scheme (e.g. no antecedent occurs), so it takes
+	// no part in IDF statistics or matching.
+	ReasonNoSignatures = "no-signatures"
+	// ReasonTooFewSignatures: after the IDF filter the document's vector
+	// length |d| is below config.Params.MinSignatures.
+	ReasonTooFewSignatures = "too-few-signatures"
+)
+
+// Candidate is a WARC record that may be a document: its identity, its
+// payload's media type (with charset, warc.Record.MIMEType) and payload.
+type Candidate struct {
+	warc.Ref
+	ContentType string
+	Payload     []byte
+}
+
+// Doc is a document with its signature vector (§4.1.2).
+type Doc struct {
+	warc.Ref
+	Vec spotsig.Vector
+}
+
+// Classify is the step after warc.ReadFile: a record it did not skip is a
+// Candidate, any other a Reject with the reader's reason. ok reports which.
+func Classify(r warc.Record) (c Candidate, rej Reject, ok bool) {
+	if r.Skip != "" {
+		return Candidate{}, Reject{Ref: r.Ref(), Reason: r.Skip, Detail: r.Detail}, false
+	}
+	return Candidate{Ref: r.Ref(), ContentType: r.MIMEType(), Payload: r.Payload}, Reject{}, true
+}
+
+// Sign turns a candidate into a document with signer (config.NewSigner), or
+// a Reject: the signer's own reason, or ReasonNoSignatures for an empty
+// vector. capped names the caps that applied to a kept document.
+func Sign(ctx context.Context, signer config.Signer, c Candidate) (d Doc, rej Reject, capped []string, ok bool) {
+	v, reason, detail, caps := signer.Sign(ctx, c.Payload, c.ContentType)
+	if reason == "" && len(v.Hashes) == 0 {
+		reason = ReasonNoSignatures
+	}
+	if reason != "" {
+		return Doc{}, Reject{Ref: c.Ref, Reason: reason, Detail: detail}, nil, false
+	}
+	return Doc{Ref: c.Ref, Vec: v}, Reject{}, caps, true
+}
+
+// CheckMinSignatures rejects a document whose vector length |d| after the
+// IDF filter is below min (or 0), with ReasonTooFewSignatures.
+func CheckMinSignatures(d Doc, min int) (Reject, bool) {
+	l := d.Vec.Len()
+	if l < min || l == 0 {
+		return Reject{Ref: d.Ref, Reason: ReasonTooFewSignatures,
+			Detail: itoa(l) + " signatures after the IDF filter, minimum " + itoa(min)}, false
+	}
+	return Reject{}, true
+}
+
+// ReadWARC reads one WARC file with warc.ReadFile under opts and hands each
+// record on as a Candidate or a Reject (Classify). openErr is the error of
+// opening the file (r is then ignored): the file becomes one Reject with
+// ReasonUnreadableFile at offset -1. An I/O error while reading becomes one
+// more Reject with ReasonUnreadableFile at the last offset reached. Every
+// record read, and every such failure, reaches exactly one callback.
+func ReadWARC(name string, r io.Reader, openErr error, opts warc.Options, candidate func(Candidate), reject func(Reject)) {
+	if openErr != nil {
+		reject(Reject{Ref: warc.Ref{File: name, Offset: -1}, Reason: ReasonUnreadableFile, Detail: openErr.Error()})
+		return
+	}
+	last := int64(0)
+	err := warc.ReadFile(r, name, opts, func(rec warc.Record) error {
+		last = rec.Offset
+		if c, rej, ok := Classify(rec); ok {
+			candidate(c)
+		} else {
+			reject(rej)
+		}
+		return nil
+	})
+	if err != nil {
+		reject(Reject{Ref: warc.Ref{File: name, Offset: last}, Reason: ReasonUnreadableFile,
+			Detail: fmt.Sprintf("reading stopped after offset %d: %v", last, err)})
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,226 @@
+package transforms
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/spotsig"
+	"github.com/ndd-beam/ndd-beam/warc"
+)
+
+func TestMain(m *testing.M) { ptest.Main(m) }
+
+func init() {
+	register.Function2x1[string, int, string](statLine)
+	register.DoFn3x0[string, int, func(string)](&statOf{})
+	register.Function1x1[Doc, string](docSummary)
+	register.Function1x1[Reject, string](rejectSummary)
+	register.Function1x1[PairRecord, string](pairSummary)
+}
+
+// docSummary, rejectSummary and pairSummary turn elements into comparable
+// strings for passert.Equals.
+func docSummary(d Doc) string {
+	return fmt.Sprintf("%s %v %v", d.Key(), d.Vec.Hashes, d.Vec.Freqs)
+}
+
+func statLine(name string, n int) string { return fmt.Sprintf("%s=%d", name, n) }
+
+// statOf keeps the statistic Name, as statLine.
+type statOf struct{ Name string }
+
+func (fn *statOf) ProcessElement(name string, n int, emit func(string)) {
+	if name == fn.Name {
+		emit(statLine(name, n))
+	}
+}
+
+func rejectSummary(r Reject) string { return r.Key() + " " + r.Reason }
+
+func pairSummary(p PairRecord) string {
+	return fmt.Sprintf("%s %s %v", p.A().Key(), p.B().Key(), p.Jaccard)
+}
+
+func strs(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+const realWARC = "../testdata/resiliparse__warcfile.warc.gz"
+
+// ReadWARC and Extract emit exactly the candidates, documents and rejects
+// of the in-process steps (dedup.ReadWARC, dedup.Sign) on a real WARC file.
+func TestReadAndExtractComposites(t *testing.T) {
+	p := config.DefaultParams()
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	signer, err := config.NewSigner(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(realWARC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var wantDocs, wantRejects []string
+	candidates := 0
+	dedup.ReadWARC(realWARC, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
+		candidates++
+		if d, r, _, ok := dedup.Sign(context.Background(), signer, c); ok {
+			wantDocs = append(wantDocs, docSummary(Doc{Ref: d.Ref, Vec: d.Vec}))
+		} else {
+			wantRejects = append(wantRejects, rejectSummary(r))
+		}
+	}, func(r dedup.Reject) { wantRejects = append(wantRejects, rejectSummary(r)) })
+	if len(wantDocs) == 0 || len(wantRejects) == 0 {
+		t.Fatalf("%s: %d documents, %d rejects; want both", realWARC, len(wantDocs), len(wantRejects))
+	}
+
+	pl, s := beam.NewPipelineWithRoot()
+	st := &Stats{}
+	cands, readRejects, files := ReadWARC(s, st, []string{realWARC}, p)
+	docs, extractRejects := Extract(s, st, cands, p)
+	passert.Count(s, cands, "candidates", candidates)
+	passert.Equals(s, beam.ParDo(s, docSummary, docs), strs(wantDocs)...)
+	passert.Equals(s, beam.ParDo(s, rejectSummary, beam.Flatten(s, readRejects, extractRejects)), strs(wantRejects)...)
+	passert.Equals(s, files, realWARC)
+	ptest.RunAndValidate(t, pl)
+}
+
+// testDocs are small documents with overlapping signatures, so document
+// frequencies differ and an IDF range drops some.
+func testDocs() []Doc {
+	vecs := [][]uint64{
+		{1, 2, 3, 4, 5, 6, 7, 8, 9, 10},
+		{1, 2, 3, 4, 5, 6, 7, 8, 9, 11},
+		{1, 2, 3, 4, 5, 6, 12, 13, 14, 15},
+		{1, 2, 16, 17, 18, 19, 20, 21, 22, 22},
+		{1, 23, 24, 25, 26, 27, 28, 29, 30, 30, 30},
+		{1, 2, 3, 31},
+	}
+	docs := make([]Doc, len(vecs))
+	for i, v := range vecs {
+		docs[i] = Doc{Ref: warc.Ref{File: "f.warc.gz", Offset: int64(100 * i), RecordID: fmt.Sprintf("urn:%d", i)}, Vec: spotsig.NewVector(v)}
+	}
+	return docs
+}
+
+// FilterIDF equals spotsig.FilterIDF followed by the MinSignatures drop, for
+// a range that drops signatures (the joins run) and for the default range
+// (the joins are skipped).
+func TestFilterIDFComposite(t *testing.T) {
+	docs := testDocs()
+	vecs := make([]spotsig.Vector, len(docs))
+	for i, d := range docs {
+		vecs[i] = d.Vec
+	}
+	for _, r := range []spotsig.IDFRange{{Min: 0.3, Max: 1}, {Min: 0, Max: 0.9}, spotsig.DefaultIDFRange} {
+		t.Run(fmt.Sprintf("%+v", r), func(t *testing.T) {
+			p := config.DefaultParams()
+			p.IDFMin, p.IDFMax, p.IDFKeepShared = r.Min, r.Max, r.KeepShared
+			p.MinSignatures = 5
+			filtered := spotsig.FilterIDF(vecs, r)
+			var want, wantRejects []string
+			before, after := 0, 0
+			for i, v := range filtered {
+				before += vecs[i].Len()
+				after += v.Len()
+				d := Doc{Ref: docs[i].Ref, Vec: v}
+				if v.Len() >= p.MinSignatures {
+					want = append(want, docSummary(d))
+				} else {
+					wantRejects = append(wantRejects, d.Key()+" "+dedup.ReasonTooFewSignatures)
+				}
+			}
+			if !r.KeepsAll() && after == before {
+				t.Fatalf("range %+v drops nothing on the test documents", r)
+			}
+			pl, s := beam.NewPipelineWithRoot()
+			st := &Stats{}
+			kept, rejects := FilterIDF(s, st, beam.CreateList(s, docs), p)
+			passert.Equals(s, beam.ParDo(s, docSummary, kept), strs(want)...)
+			passert.Equals(s, beam.ParDo(s, rejectSummary, rejects), strs(wantRejects)...)
+			passert.Equals(s, beam.ParDo(s, statLine, st.Collection(s)),
+				fmt.Sprintf("%s=%d", StatSignaturesBeforeIDF, before),
+				fmt.Sprintf("%s=%d", StatSignaturesAfterIDF, after),
+				fmt.Sprintf("%s=%d", StatDocuments, len(want)))
+			ptest.RunAndValidate(t, pl)
+		})
+	}
+}
+
+// KeyByGroup and MatchGroups find exactly match.BruteForce's pairs, at a
+// threshold and ρ where documents fall into several partitions and guests.
+func TestMatchGroupsComposite(t *testing.T) {
+	docs := testDocs()
+	vecs := make([]spotsig.Vector, len(docs))
+	for i, d := range docs {
+		vecs[i] = d.Vec
+	}
+	for _, tau := range []float64{0.2, 0.5, 0.9} {
+		t.Run(fmt.Sprint(tau), func(t *testing.T) {
+			p := config.DefaultParams()
+			p.Tau, p.Rho = tau, 8
+			var want []string
+			for _, pr := range match.BruteForce(vecs, tau) {
+				want = append(want, pairSummary(NewPairRecord(docs[pr.A], docs[pr.B], pr.Jaccard)))
+			}
+			if tau == 0.2 && len(want) == 0 {
+				t.Fatal("no brute-force pair at τ 0.2: the test documents are too far apart")
+			}
+			pl, s := beam.NewPipelineWithRoot()
+			st := &Stats{}
+			pairs, err := MatchGroups(s, st, KeyByGroup(s, beam.CreateList(s, docs), p), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			passert.Equals(s, beam.ParDo(s, pairSummary, pairs), strs(want)...)
+			passert.Equals(s, beam.ParDo(s, &statOf{Name: StatPairs}, st.Collection(s)), statLine(StatPairs, len(want)))
+			ptest.RunAndValidate(t, pl)
+		})
+	}
+}
+
+// WriteLines writes every shard, sorted, with each line once.
+func TestWriteLinesComposite(t *testing.T) {
+	dir := t.TempDir()
+	lines := []string{"c", "a", "b", "e", "d", "f", "g"}
+	pl, s := beam.NewPipelineWithRoot()
+	WriteLines(s, dir, "x", 3, beam.CreateList(s, lines))
+	ptest.RunAndValidate(t, pl)
+	var got []string
+	for i := range 3 {
+		b, err := os.ReadFile(filepath.Join(dir, ShardName("x", i, 3)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		shard := strings.Fields(string(b))
+		if !slices.IsSorted(shard) {
+			t.Errorf("shard %d not sorted: %q", i, shard)
+		}
+		got = append(got, shard...)
+	}
+	slices.Sort(got)
+	slices.Sort(lines)
+	if !slices.Equal(got, lines) {
+		t.Errorf("written lines %q, want %q", got, lines)
+	}
+}

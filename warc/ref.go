@@ -1,0 +1,88 @@
+package warc
+
+import (
+	"encoding/binary"
+	"hash/fnv"
+	"strconv"
+)
+
+// Ref identifies one WARC record (or unreadable stretch) wherever it goes in
+// the job: the file it was read from, where in that file, its
+// WARC-Record-ID and WARC-Target-URI. It is the one home of record identity;
+// the job's outputs (pairs, rejects, decisions) are written from it.
+//
+// A record is identified by (File, Offset, Inner), not by RecordID: real
+// archives repeat record IDs across files, and ClueWeb09 holds a whole file
+// in one gzip member, so Offset alone is not unique.
+type Ref struct {
+	// File is the path or URL the record was read from.
+	File string `json:"file"`
+	// Offset is the byte offset of the record's gzip member in File (of the
+	// record itself in a plain .warc), as in CDX indexes; -1 when a whole
+	// file could not be opened.
+	Offset int64 `json:"offset"`
+	// Inner is the offset of the record inside the decompressed gzip member
+	// (Record.InnerOffset); usually 0.
+	Inner int64 `json:"inner_offset"`
+	// RecordID is WARC-Record-ID without angle brackets; "" when unknown.
+	RecordID string `json:"record_id"`
+	// URI is WARC-Target-URI without angle brackets; "" when absent.
+	URI string `json:"uri"`
+}
+
+// Ref returns the record's identity.
+func (r *Record) Ref() Ref {
+	return Ref{File: r.File, Offset: r.Offset, Inner: r.InnerOffset, RecordID: r.RecordID, URI: r.TargetURI}
+}
+
+// Key is the record's readable unique key "file@offset+inner", for logs,
+// tests and evaluation. Shuffles use the fixed-size ID instead.
+func (r Ref) Key() string {
+	return r.File + "@" + strconv.FormatInt(r.Offset, 10) + "+" + strconv.FormatInt(r.Inner, 10)
+}
+
+// IDSize is the length in bytes of a record ID as returned by Ref.ID.
+const IDSize = 16
+
+// ID is the record's compact, fixed-size shuffle key: the 128-bit FNV-1a
+// hash of (len(File), File, Offset, Inner), as a 16-byte string. Two records collide
+// with probability about n²/2^129 for n records (below 10^-20 for a
+// billion), so the job keys joins by it instead of carrying Key's
+// full path in every element.
+func (r Ref) ID() string {
+	h := fnv.New128a()
+	var b [3 * binary.MaxVarintLen64]byte
+	n := binary.PutUvarint(b[:], uint64(len(r.File)))
+	h.Write(b[:n])
+	h.Write([]byte(r.File))
+	n = binary.PutVarint(b[:], r.Offset)
+	n += binary.PutVarint(b[n:], r.Inner)
+	h.Write(b[:n])
+	return string(h.Sum(nil))
+}
+
+// Less is the canonical order of records: record ID, then file, offset and
+// inner offset. Pairs are written with the lesser record first.
+func (r Ref) Less(o Ref) bool {
+	if r.RecordID != o.RecordID {
+		return r.RecordID < o.RecordID
+	}
+	if r.File != o.File {
+		return r.File < o.File
+	}
+	if r.Offset != o.Offset {
+		return r.Offset < o.Offset
+	}
+	return r.Inner < o.Inner
+}
+
+// Compare is Less as a three-way comparison (for slices.SortFunc).
+func (r Ref) Compare(o Ref) int {
+	switch {
+	case r.Less(o):
+		return -1
+	case o.Less(r):
+		return 1
+	}
+	return 0
+}
