@@ -81,6 +81,10 @@ func run(args []string) int {
 		return fail(2, "--log_level=%q: want debug, info, warn or error", *logLevel)
 	}
 	beam.Init() // on a worker this runs the harness and does not return
+	if err := checkRunner(*runners.Runner); err != nil {
+		return fail(2, "%v", err)
+	}
+	defaultWorkerBinary(*runners.Runner)
 
 	ctx := context.Background()
 	cfg.Input = splitGlobs(*input)
