@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -48,7 +49,9 @@ func counters(t *testing.T, runner string, cfg Config) (map[string]int64, string
 // mirrors, on the direct runner and through the portable metrics protocol
 // (prism); every one is listed in docs/deploy.md.
 func TestCountersNamedAndEqualSummary(t *testing.T) {
-	cfg := testConfig(testdataGlobs(t))
+	// Two small real WARC files (82 records, MANIFEST.md) keep the two runs
+	// cheap; the counters must equal summary.json on any input.
+	cfg := testConfig([]string{filepath.Join(testdata, "dolma__sample-*.warc.gz")})
 	got, dir := counters(t, "direct", cfg)
 	sum := readSummary(t, dir)
 
