@@ -5,7 +5,7 @@ OUTPUT  ?= out/
 BENCH   ?= .
 GOLDSET ?= ../shared/data/goldset
 
-.PHONY: run test bench worker lint eval fuzz clean
+.PHONY: run test bench worker lint eval fuzz clean template template-metadata
 
 ## run: the job on the bundled real WARC files, direct runner, default parameters
 run:
@@ -22,6 +22,19 @@ bench:
 ## worker: the cross-compiled Linux worker binary for Dataflow/Flink (--worker_binary=bin/ndd-beam-worker)
 worker:
 	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -o bin/ndd-beam-worker ./cmd/ndd-beam
+
+## template-metadata: deploy/dataflow/metadata.json from the job's flags (a test checks it is current)
+template-metadata:
+	$(GO) run ./cmd/ndd-beam --print_template_metadata > deploy/dataflow/metadata.json.tmp
+	mv deploy/dataflow/metadata.json.tmp deploy/dataflow/metadata.json
+
+## template: the Dataflow flex template: launcher image (deploy/dataflow/Dockerfile) built and pushed, spec written
+## (needs Docker, gcloud and a Google Cloud project; IMAGE=REGION-docker.pkg.dev/PROJECT/REPO/ndd-beam:TAG TEMPLATE=gs://BUCKET/templates/ndd-beam.json)
+template:
+	@if [ -z "$(IMAGE)" ] || [ -z "$(TEMPLATE)" ]; then echo "make template: set IMAGE=REGION-docker.pkg.dev/PROJECT/REPO/ndd-beam:TAG and TEMPLATE=gs://BUCKET/templates/ndd-beam.json" >&2; exit 2; fi
+	docker build -f deploy/dataflow/Dockerfile -t $(IMAGE) .
+	docker push $(IMAGE)
+	gcloud dataflow flex-template build $(TEMPLATE) --image=$(IMAGE) --sdk-language=GO --metadata-file=deploy/dataflow/metadata.json
 
 ## lint: go vet and gofmt
 lint:

@@ -24,8 +24,6 @@ func init() {
 	register.Iter1[string]()
 }
 
-var writeLines = beam.NewCounter("write", "lines")
-
 // JoinPath joins a directory (local path or gs:// prefix, with or without a
 // trailing slash) and a file name with "/".
 func JoinPath(dir, name string) string {
@@ -86,7 +84,8 @@ func jsonLine(v any) (string, error) {
 // and each shard's lines are sorted bytewise, so the files are byte-identical
 // across runs and runners. Every shard file is written, empty ones too. A
 // shard's lines are held in memory by one worker while it is sorted: raise
-// shards for outputs of many millions of lines.
+// shards for outputs of many millions of lines. Lines written are counted
+// in the counter "write/<prefix>_lines".
 func WriteLines(s beam.Scope, dir, prefix string, shards int, lines beam.PCollection) {
 	s = s.Scope("WriteLines")
 	if shards < 1 {
@@ -141,7 +140,7 @@ func (fn *WriteShardFn) ProcessElement(ctx context.Context, i int, lines func(*s
 		}
 		return nil
 	})
-	writeLines.Inc(ctx, int64(len(all)))
+	beam.NewCounter("write", fn.Prefix+"_lines").Inc(ctx, int64(len(all)))
 	return err
 }
 

@@ -56,6 +56,8 @@ func run(args []string) int {
 	input := registerFlags(flag.CommandLine, &cfg)
 	logLevel := flag.String("log_level", "warn", "Beam log level: debug, info, warn or error (default warn; info prints the job graph, e.g. the job a Dataflow --dry_run would submit)")
 	jobFlags = append(jobFlags, "log_level")
+	printMeta := flag.Bool(printTemplateMetadataFlag, false, "print the Dataflow flex template's metadata.json (every job flag above, its help and default) and exit")
+	jobFlags = append(jobFlags, printTemplateMetadataFlag)
 	flag.CommandLine.Init("ndd-beam", flag.ContinueOnError)
 	flag.CommandLine.SetOutput(io.Discard)
 	flag.CommandLine.Usage = func() {}
@@ -69,6 +71,12 @@ func run(args []string) int {
 	if flag.NArg() > 0 {
 		return fail(2, "unexpected argument %q (flags only; see ndd-beam --help)", flag.Arg(0))
 	}
+	if *printMeta {
+		if err := writeTemplateMetadata(os.Stdout); err != nil {
+			return fail(1, "%v", err)
+		}
+		return 0
+	}
 	if *runners.Runner == "" {
 		*runners.Runner = defaultRunner
 	}
@@ -79,6 +87,10 @@ func run(args []string) int {
 		return fail(2, "--log_level=%q: want debug, info, warn or error", *logLevel)
 	}
 	beam.Init() // on a worker this runs the harness and does not return
+	if err := checkRunner(*runners.Runner); err != nil {
+		return fail(2, "%v", err)
+	}
+	defaultWorkerBinary(*runners.Runner)
 
 	ctx := context.Background()
 	cfg.Input = splitGlobs(*input)

@@ -22,7 +22,11 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if prismDir != "" {
+		os.RemoveAll(prismDir)
+	}
+	os.Exit(code)
 }
 
 // cli runs ndd-beam with args and returns its exit status, stdout, stderr.
