@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/ndd-beam/ndd-beam/config"
 )
 
 // stageNamespaces are the metric namespaces: one per stage of the job, as
@@ -19,10 +21,10 @@ var stageNamespaces = map[string]bool{"read": true, "extract": true, "idf": true
 // counters runs the job for cfg on runner and returns its counters as
 // "namespace/name" -> committed value (attempted where the runner reports no
 // committed values).
-func counters(t *testing.T, runner string, cfg Config) (map[string]int64, string) {
+func counters(t *testing.T, runner string, cfg config.Config) (map[string]int64, string) {
 	t.Helper()
 	cfg.Output = t.TempDir()
-	if err := cfg.Validate(context.Background()); err != nil {
+	if err := Validate(context.Background(), &cfg); err != nil {
 		t.Fatal(err)
 	}
 	p, s := beam.NewPipelineWithRoot()
