@@ -41,8 +41,8 @@ type Report struct {
 	Defaults    []string      // "parameter: value" lines of the chosen defaults
 	Sensitivity []SensitivityRow
 	Boilerplate []BoilerplateRow // the default method with injected shared boilerplate (issue 10)
-	PlotFile    string // file name of the F1-vs-τ plot, relative to the report
-	Notes       string // free text appended (markdown)
+	PlotFile    string           // file name of the F1-vs-τ plot, relative to the report
+	Notes       string           // free text appended (markdown)
 	Elapsed     time.Duration
 }
 
