@@ -29,8 +29,8 @@ func BoilerplateTable(warcPath string, truth *Truth, clean *Corpus, cfg MethodsC
 		r := c.Evaluate(m, c.Sign(m), tau)
 		row := BoilerplateRow{Name: name, Pages: len(c.Docs), Injected: c.Injected, Tau: tau, Result: r.Result}
 		if progress != nil {
-			fmt.Fprintf(progress, "boilerplate %-14s injected %4d/%d P=%.3f R=%.3f F1=%.3f (%d pairs)\n",
-				name, row.Injected, row.Pages, r.Result.Precision, r.Result.Recall, r.Result.F1, r.Result.Predicted)
+			fmt.Fprintf(progress, "boilerplate %-14s injected %4d/%d P=%.4f R=%.4f F1=%.4f (%d pairs, %d true)\n",
+				name, row.Injected, row.Pages, r.Result.Precision, r.Result.Recall, r.Result.F1, r.Result.Predicted, r.Result.TruePositives)
 		}
 		return row
 	}

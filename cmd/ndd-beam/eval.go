@@ -17,6 +17,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/eval"
 	"github.com/ndd-beam/ndd-beam/pipeline"
+	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
 const evalUsage = `usage:
@@ -266,6 +267,7 @@ func runEvalBoilerplate(args []string, stdout, stderr io.Writer) int {
 	truthPath := fs.String("truth", "", "truth file for the WARC (required)")
 	tau := fs.Float64("tau", pipeline.DefaultTau, "weighted Jaccard threshold τ")
 	cleanOnly := fs.Bool("clean", false, "only the clean set (no injection)")
+	keep := fs.Bool("keep-markup-boilerplate", false, "keep the text of markup-marked boilerplate (the extraction before issue 10)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -280,6 +282,9 @@ func runEvalBoilerplate(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := eval.DefaultMethodsConfig()
 	cfg.MinSignatures = pipeline.DefaultMinSignatures
+	if *keep {
+		cfg.Extractor = append(cfg.Extractor, spotsig.WithMarkupBoilerplate(false))
+	}
 	var injections []eval.Injection
 	if !*cleanOnly {
 		injections = eval.BoilerplateInjections()
