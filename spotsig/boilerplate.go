@@ -33,8 +33,9 @@ import (
 // (a dialog, aria-modal, a cookie/consent/GDPR or replay-toolbar name)
 // opened it, which never names a layout. Regions nest; each ends at the end
 // tag that matches its start tag (same name, same depth) or at the end of
-// the input. Only elements whose end tag is never implied open regions (a
-// p, li or td could otherwise end silently and leave the region open).
+// the input (broken markup: then only the length rule applies). Only
+// elements whose end tag is never implied open regions (a p, li or td
+// could otherwise end silently and leave the region open).
 //
 // HTMLToText drops the text of a dropped region as it drops script; its
 // block boundaries stay.
@@ -43,6 +44,11 @@ import (
 // cue (a layout-like class name, a landmark element) may have and still be
 // dropped.
 const maxBoilerWords = 200
+
+// maxRegions bounds the open regions tracked, so that hostile nesting
+// (<div class=nav> a million times) costs O(1) per tag; a region nested
+// deeper is not opened, its text belongs to the open ones.
+const maxRegions = 32
 
 // boilerTags are elements whose whole content is boilerplate by definition.
 var boilerTags = map[string]bool{"nav": true, "aside": true, "footer": true, "dialog": true}
@@ -149,6 +155,9 @@ func (rs *regionStack) start(z *html.Tokenizer, name []byte, hasAttr bool, textL
 			(*rs)[i].depth++
 		}
 	}
+	if len(*rs) >= maxRegions {
+		return // nested deeper: the text is inside an open region already
+	}
 	if cue := boilerCue(z, name, hasAttr); cue != cueNone {
 		*rs = append(*rs, region{name: append([]byte(nil), name...), depth: 1, start: textLen, strong: cue == cueStrong})
 	}
@@ -161,7 +170,9 @@ func (rs *regionStack) start(z *html.Tokenizer, name []byte, hasAttr bool, textL
 func (w *textWriter) endRegions(name []byte) {
 	rs := w.regions
 	for i := range rs {
-		if name == nil || bytes.Equal(rs[i].name, name) {
+		if name == nil {
+			rs[i].depth = 0
+		} else if bytes.Equal(rs[i].name, name) {
 			rs[i].depth--
 		}
 	}
@@ -171,7 +182,9 @@ func (w *textWriter) endRegions(name []byte) {
 		if r.start > len(w.dst) {
 			continue // cannot happen: the text only grows while a region is open
 		}
-		if r.strong || countWords(w.dst[r.start:], maxBoilerWords+1) <= maxBoilerWords {
+		// A region left open at the end of the input (broken markup) is
+		// judged by its length alone: it may have swallowed the page.
+		if (r.strong && name != nil) || countWords(w.dst[r.start:], maxBoilerWords+1) <= maxBoilerWords {
 			w.dst = w.dst[:r.start]
 			w.boilerRegions++
 			if c := w.last(); c != ' ' && c != '\n' {
