@@ -82,6 +82,11 @@ type Params struct {
 	// fewer tokens (spotsig.WithMinBlockTokens); 0 is the paper's
 	// whole-document chains (§3). Unlike the caps, 0 is applied as given.
 	MinBlockTokens int `json:"min_block_tokens"`
+	// KeepMarkupBoilerplate keeps the text of elements the markup marks as
+	// boilerplate (nav, footer, cookie and consent notices, replay
+	// toolbars, …), which spotsig drops by default
+	// (spotsig.WithMarkupBoilerplate, issue 10).
+	KeepMarkupBoilerplate bool `json:"keep_markup_boilerplate"`
 	// ShingleK is the shingle length in words for Method "shingles".
 	ShingleK int `json:"shingle_k,omitempty"`
 }

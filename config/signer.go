@@ -14,6 +14,9 @@ import (
 // the same list.
 func (p Params) SpotSigOptions() []spotsig.Option {
 	opts := []spotsig.Option{spotsig.WithMinBlockTokens(p.MinBlockTokens)}
+	if p.KeepMarkupBoilerplate {
+		opts = append(opts, spotsig.WithMarkupBoilerplate(false))
+	}
 	if p.Antecedents != "" {
 		opts = append(opts, spotsig.WithSpotSpec(p.Antecedents))
 	}

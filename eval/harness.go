@@ -32,6 +32,7 @@ type Corpus struct {
 	Docs  []Doc
 
 	Unlabelled int      // documents in the WARC the truth does not know
+	Injected   int      // pages that got an Injection's block (LoadCorpusInjected)
 	Missing    []string // record IDs of truth records not found in the WARC
 	ReadTime   time.Duration
 
@@ -51,6 +52,13 @@ type rawVectors struct {
 // corpus with Skip set and no text: it can then only be missed, which
 // counts against recall as it would in the job.
 func LoadCorpus(path string, truth *Truth, opts ...spotsig.Option) (*Corpus, error) {
+	return LoadCorpusInjected(path, truth, Injection{}, opts...)
+}
+
+// LoadCorpusInjected is LoadCorpus with inj's boilerplate block inserted
+// into the payloads it chooses before their text is extracted (Injection;
+// the zero Injection changes nothing). Corpus.Injected counts them.
+func LoadCorpusInjected(path string, truth *Truth, inj Injection, opts ...spotsig.Option) (*Corpus, error) {
 	start := time.Now()
 	f, err := os.Open(path)
 	if err != nil {
@@ -106,6 +114,10 @@ func LoadCorpus(path string, truth *Truth, opts ...spotsig.Option) (*Corpus, err
 		seen[ti] = true
 		c.Docs = append(c.Docs, Doc{Truth: ti, Skip: r.Skip})
 		if r.Skip == "" {
+			var ok bool
+			if r.Payload, ok = inj.apply(r.RecordID, r.Payload); ok {
+				c.Injected++
+			}
 			pending = append(pending, job{len(c.Docs) - 1, r})
 		}
 		return nil

@@ -101,6 +101,7 @@ func BenchmarkExtractPayloadHostile(b *testing.B) {
 		{"gbk", "text/html; charset=gbk", fill("\xd6\xd0")},
 		{"deep-nesting", "text/html", fill("<div><span>")},
 		{"attributes", "text/html", fill("<a href=x class=y id=z>")},
+		{"nested-boilerplate", "text/html", fill(`<div class="nav">`)},
 	}
 	e := mustExtractor(b)
 	for _, c := range cases {

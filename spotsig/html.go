@@ -34,6 +34,9 @@ type TextStats struct {
 	TextBytes      int    // bytes of text produced
 	TextTruncated  bool   // the max-text-bytes cap applied
 	Replaced       int    // invalid UTF-8 bytes replaced by U+FFFD (UTF-8 input; other charsets' decoders substitute U+FFFD uncounted)
+	// BoilerplateRegions counts the elements marked as boilerplate whose
+	// text was dropped (WithMarkupBoilerplate).
+	BoilerplateRegions int
 }
 
 // Kinds of payload, as TextStats.Kind reports them.
@@ -164,7 +167,7 @@ func appendPayloadText(dst, payload []byte, contentType, kind string, cfg *confi
 		}
 	}
 
-	w := textWriter{dst: dst, start: len(dst), max: cfg.maxText}
+	w := textWriter{dst: dst, start: len(dst), max: cfg.maxText, boiler: !cfg.keepBoiler}
 	if kind == KindText {
 		w.paras = true
 		w.write(payload)
@@ -174,6 +177,7 @@ func appendPayloadText(dst, payload []byte, contentType, kind string, cfg *confi
 	st.TextBytes = len(w.dst) - w.start
 	st.TextTruncated = w.full
 	st.Replaced = w.replaced
+	st.BoilerplateRegions = w.boilerRegions
 	return w.dst, nil
 }
 
@@ -328,6 +332,10 @@ type textWriter struct {
 	full     bool // the cap was reached
 	replaced int
 	paras    bool // plain text: a blank line (two or more '\n' in a white-space run) is a block boundary
+
+	boiler        bool        // drop the text of boilerplate elements (WithMarkupBoilerplate)
+	regions       regionStack // open boilerplate elements, outermost first
+	boilerRegions int         // boilerplate elements whose text was dropped
 }
 
 func (w *textWriter) last() byte {
@@ -426,13 +434,17 @@ func (w *textWriter) html(payload []byte) {
 	for !w.full {
 		switch z.Next() {
 		case html.ErrorToken:
-			return // io.EOF: the tokenizer never fails otherwise on a bytes.Reader
+			w.endRegions(nil) // io.EOF: the tokenizer never fails otherwise on a bytes.Reader
+			return
 		case html.TextToken:
 			if skip == 0 {
 				w.write(z.Text())
 			}
 		case html.StartTagToken:
-			name, _ := z.TagName()
+			name, hasAttr := z.TagName()
+			if w.boiler && skip == 0 {
+				w.regions.start(z, name, hasAttr, len(w.dst))
+			}
 			c := tagClass[string(name)]
 			if c&tagBreakout != 0 && foreign > 0 {
 				// An HTML tag inside svg/math: the page forgot to close
@@ -456,6 +468,9 @@ func (w *textWriter) html(payload []byte) {
 			}
 		case html.EndTagToken:
 			name, _ := z.TagName()
+			if len(w.regions) > 0 && skip == 0 {
+				w.endRegions(name)
+			}
 			c := tagClass[string(name)]
 			if c&tagSkip != 0 && skip > 0 {
 				skip--
@@ -468,4 +483,5 @@ func (w *textWriter) html(payload []byte) {
 			}
 		}
 	}
+	w.endRegions(nil) // the text cap stopped the loop
 }

@@ -49,6 +49,12 @@ func TestHTMLToText(t *testing.T) {
 }
 
 func TestDeepNesting(t *testing.T) {
+	// Nested boilerplate containers: at most maxRegions are tracked, and
+	// the text inside all of them is dropped.
+	bp := strings.Repeat(`<div class="nav">`, 200000) + "menu words" + strings.Repeat("</div>", 100) + "<p>after</p>"
+	if got, _, err := HTMLToText([]byte(bp), "text/html"); err != nil || strings.Contains(string(got), "menu") {
+		t.Fatalf("nested boilerplate page: %q, %v", got, err)
+	}
 	page := strings.Repeat("<div><span>", 200000) + "deep words" + strings.Repeat("</span></div>", 100)
 	got, _, err := HTMLToText([]byte(page), "text/html")
 	if err != nil || strings.TrimSpace(string(got)) != "deep words" {

@@ -89,6 +89,7 @@ type config struct {
 	maxInput   int
 	maxText    int
 	sniffBytes int
+	keepBoiler bool // WithMarkupBoilerplate(false)
 	err        error
 }
 
@@ -262,4 +263,19 @@ func WithBinarySniffBytes(n int) Option {
 		}
 		c.sniffBytes = n
 	}
+}
+
+// WithMarkupBoilerplate says whether HTMLToText (and so Extract's payload
+// path) drops the text of elements that the markup itself marks as
+// boilerplate (default true): nav, aside, footer and dialog elements, ARIA
+// navigation/banner/contentinfo/complementary/search/dialog regions,
+// hidden elements, and containers whose id or class names a cookie or
+// consent notice, a replay toolbar, navigation, a sidebar, a footer,
+// sharing, newsletter or comment box (the rule and its sources are in
+// boilerplate.go). Text a page shares with many unrelated pages sits in
+// such elements, and its signatures would make those pages near-duplicates
+// (issue 10; docs/quality.md, "Shared boilerplate"). false keeps every
+// visible text node, as before.
+func WithMarkupBoilerplate(on bool) Option {
+	return func(c *config) { c.keepBoiler = !on }
 }
