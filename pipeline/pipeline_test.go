@@ -466,7 +466,7 @@ func TestJobEqualsInProcessOnGoldSet(t *testing.T) {
 // df per occurrence instead of per document, takes N from anything but the
 // documents with a signature, or ignores the range.
 func TestJobIDFRangeEqualsInProcess(t *testing.T) {
-	for _, r := range []struct{ min, max float64 }{{0.3, 1}, {0, 0.9}} {
+	for _, r := range []struct{ min, max float64 }{{0.6, 1}, {0, 0.9}} {
 		t.Run(fmt.Sprintf("[%v,%v]", r.min, r.max), func(t *testing.T) {
 			cfg := testConfig(testdataGlobs(t))
 			cfg.IDFMin, cfg.IDFMax, cfg.IDFKeepShared = r.min, r.max, false
