@@ -3,7 +3,7 @@
 // reject, a candidate to a signed document or a reject), the records of the
 // output contract (Reject, PairRecord) and Run, the one in-process runner of
 // the whole algorithm (read → spot signatures §3 → IDF §5.1 → partitions
-// §4.2 → Algorithm 1 §4.3) that eval, the tests and the benchmarks use. The
+// §4.2 → Algorithm 1 §4.3) that the tests use and eval is checked against. The
 // Beam DoFns of transforms/ call the same steps, so the Beam job and Run
 // cannot drift; pipeline's tests check they agree pair for pair.
 package dedup

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/ndd-beam/ndd-beam/config"
@@ -134,12 +133,4 @@ func Run(ctx context.Context, p config.Params, files []string) (*Result, error) 
 	}
 	res.Pairs = match.RunGrouping(grouping, kept)
 	return res, nil
-}
-
-// SortedFiles returns files sorted and without repeats, the order in which
-// the Beam job lists the files it read (summary.json "files").
-func SortedFiles(files []string) []string {
-	out := slices.Clone(files)
-	slices.Sort(out)
-	return slices.Compact(out)
 }

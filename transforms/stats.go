@@ -1,8 +1,6 @@
 package transforms
 
 import (
-	"strconv"
-
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/typex"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -17,8 +15,6 @@ func sumInt(a, b int) int { return a + b }
 func maxInt(a, b int) int { return max(a, b) }
 
 func one(typex.T) int { return 1 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // SumInts returns a PCollection<int> holding exactly one element: the sum of
 // the ints in col, 0 when col is empty. (A global Combine of an empty
