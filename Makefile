@@ -4,6 +4,7 @@ INPUT   ?= testdata/*.warc*
 OUTPUT  ?= out/
 BENCH   ?= .
 GOLDSET ?= ../shared/data/goldset
+GOLDSET_ML ?= ../shared/data/goldset-ml
 
 .PHONY: run test bench worker lint eval fuzz clean template template-metadata
 
@@ -41,9 +42,10 @@ lint:
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-## eval: every method on the gold set over a sweep of tau; writes docs/quality.md and its plot
+## eval: every method on the gold set over a sweep of tau, and the job on both gold sets with injected shared boilerplate; writes docs/quality.md and its plot
 eval:
-	$(GO) run ./cmd/ndd-eval sweep --warc $(GOLDSET)/gold.warc.gz --truth $(GOLDSET)/truth.jsonl --out docs/
+	$(GO) run ./cmd/ndd-eval sweep --warc $(GOLDSET)/gold.warc.gz --truth $(GOLDSET)/truth.jsonl --out docs/ \
+		--boilerplate-warc $(GOLDSET_ML)/gold.warc.gz --boilerplate-truth $(GOLDSET_ML)/truth.jsonl
 
 clean:
 	rm -rf out bin

@@ -88,8 +88,9 @@ type Params struct {
 	// (spotsig.WithMarkupBoilerplate, issue 10).
 	KeepMarkupBoilerplate bool `json:"keep_markup_boilerplate"`
 	// SharedBlockPages: a text block (spotsig.BlockHash) that lies outside
-	// the main content of at least this many pages of the corpus, and of
-	// more pages than it is the main content of, is shared boilerplate and
+	// the main content of pages about at least this many different things
+	// (dedup.Context: exact copies count once), and of more pages than it
+	// is the main content of, is shared boilerplate and
 	// its signatures are dropped from every page (issue 10,
 	// dedup.DropSharedBlocks; DefaultSharedBlockPages). 0 turns the
 	// statistic off: every block keeps its signatures, as before.

@@ -155,6 +155,8 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 	tauRange := fs.String("taus", "0.1:1.0:0.05", "τ sweep lo:hi:step (weighted Jaccard)")
 	defaultTau := fs.Float64("default-tau", config.DefaultTau, "the job's default τ, whose wrong pairs and sensitivity are reported")
 	sens := fs.Bool("sensitivity", true, "also vary each SpotSigs parameter by one step")
+	mlWarc := fs.String("boilerplate-warc", "", "a second labelled WARC file (e.g. the multilingual gold set) for the shared-boilerplate table")
+	mlTruth := fs.String("boilerplate-truth", "", "truth file for --boilerplate-warc")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -211,6 +213,23 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 	rep.Boilerplate, err = eval.BoilerplateTable(context.Background(), *warcPath, truth, jobParams, eval.BoilerplateInjections(), progress)
 	if err != nil {
 		return fail(err)
+	}
+	if *mlWarc != "" {
+		mt, err := eval.LoadTruth(*mlTruth)
+		if err != nil {
+			return fail(err)
+		}
+		rows, err := eval.BoilerplateTable(context.Background(), *mlWarc, mt, jobParams, eval.BoilerplateInjections(), progress)
+		if err != nil {
+			return fail(err)
+		}
+		for i := range rows {
+			rows[i].Name = filepath.Base(filepath.Dir(*mlWarc)) + ": " + rows[i].Name
+		}
+		for i := range rep.Boilerplate {
+			rep.Boilerplate[i].Name = filepath.Base(filepath.Dir(*warcPath)) + ": " + rep.Boilerplate[i].Name
+		}
+		rep.Boilerplate = append(rep.Boilerplate, rows...)
 	}
 	if *sens {
 		rows, err := eval.Sensitivity(corpus, cfg, eval.DefaultVariants(), taus, *defaultTau, progress)
