@@ -37,6 +37,13 @@ const (
 	DefaultSharedBlockPages = 2
 	// DefaultShards is the number of files each sharded output is split into.
 	DefaultShards = 1
+	// DefaultDecideRounds is the number of keep/drop rounds unrolled in
+	// the job graph (docs/design.md): the dev gold set needs 4 with the
+	// default keep policy (968, 30, 9, 0 pages undecided after rounds 1-4),
+	// so 8 leaves a margin of 2x; pages still undecided after them are
+	// decided on one worker, exactly, and counted (summary
+	// decide_residual).
+	DefaultDecideRounds = 8
 	// DefaultShingleK is the shingle length for --method=shingles: 3, the
 	// paper's 3-Shingling competitor (§5.3.1).
 	DefaultShingleK = 3
@@ -51,8 +58,8 @@ type Config struct {
 	Input []string
 	// Output is the output directory (local path or gs:// prefix).
 	Output string
-	// Shards is the number of files pairs and rejects are each split into
-	// (>= 1).
+	// Shards is the number of files each sharded output (pairs, rejects,
+	// decisions, clusters) is split into (>= 1).
 	Shards int
 }
 
@@ -80,6 +87,8 @@ func DefaultParams() Params {
 		MaxSignatures:   spotsig.DefaultMaxSignatures,
 		MinBlockTokens:  spotsig.DefaultMinBlockTokens,
 		ShingleK:        DefaultShingleK,
+		Keep:            match.DefaultKeep,
+		DecideRounds:    DefaultDecideRounds,
 
 		SharedBlockPages: DefaultSharedBlockPages,
 	}
@@ -105,7 +114,8 @@ func Errorf(format string, args ...any) error {
 // ValidateValues checks every value of c without touching any filesystem
 // and resolves an "@file" spot set (and the default) to its inline form, so
 // workers need no local file and summary.json says exactly which
-// antecedents were used. It changes c only by normalizing Antecedents.
+// antecedents were used. It changes c only by normalizing Antecedents and
+// Keep (the default policy written out).
 // Errors wrap ErrConfig and name the flag.
 func (c *Config) ValidateValues() error {
 	if err := c.Params.Validate(); err != nil {
@@ -163,8 +173,15 @@ func (p *Params) Validate() error {
 	if p.SharedBlockPages == 1 || p.SharedBlockPages < 0 {
 		return Errorf("--shared_block_pages=%d: must be 0 (off) or >= 2", p.SharedBlockPages)
 	}
+	pol, err := p.Policy()
+	if err != nil {
+		return Errorf("--keep=%q: %v", p.Keep, err)
+	}
+	p.Keep = pol.String()
+	if p.DecideRounds < 0 {
+		return Errorf("--decide_rounds=%d: must be >= 0", p.DecideRounds)
+	}
 	var set []spotsig.Antecedent
-	var err error
 	if p.Antecedents != "" {
 		set, err = spotsig.ParseSpotSet(p.Antecedents)
 	} else {

@@ -37,7 +37,7 @@ func Build(s beam.Scope, cfg config.Config) error {
 	st := &transforms.Stats{}
 
 	candidates, readRejects, files := transforms.ReadWARC(s, st, cfg.Input, p)
-	docs, extractRejects := transforms.Extract(s, st, candidates, p)
+	docs, extractRejects, _ := transforms.Extract(s, st, candidates, p) // pages: Decide, next commit
 	docs = transforms.DropSharedBlocks(s, st, docs, p)
 	kept, idfRejects := transforms.FilterIDF(s, st, docs, p)
 	pairs, err := transforms.MatchGroups(s, st, transforms.KeyByGroup(s, kept, p), p)
