@@ -38,10 +38,10 @@ const (
 	// DefaultShards is the number of files each sharded output is split into.
 	DefaultShards = 1
 	// DefaultDecideRounds is the number of keep/drop rounds unrolled in
-	// the job graph (docs/design.md): the dev gold set needs 4 with the
-	// default keep policy (968, 30, 9, 0 pages undecided after rounds 1-4),
-	// so 8 leaves a margin of 2x; pages still undecided after them are
-	// decided on one worker, exactly, and counted (summary
+	// the job graph (docs/design.md): the gold sets need at most 4 with
+	// the default keep policy (goldset-ml: 684, 29, 19, 0 pages undecided
+	// after rounds 1-4), so 8 leaves a margin of 2x; pages still undecided
+	// after them are decided on one worker, exactly, and counted (summary
 	// decide_residual).
 	DefaultDecideRounds = 8
 	// DefaultShingleK is the shingle length for --method=shingles: 3, the
