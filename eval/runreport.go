@@ -219,27 +219,30 @@ func barChart(path, title, xlabel, ylabel string, labels []string, vals plotter.
 	if len(vals) == 0 {
 		labels, vals = []string{"(none)"}, plotter.Values{0}
 	}
+	if horizontal { // largest at the top
+		labels, vals = slices.Clone(labels), slices.Clone(vals)
+		slices.Reverse(labels)
+		slices.Reverse(vals)
+	}
 	bars, err := plotter.NewBarChart(vals, vg.Points(14))
 	if err != nil {
 		return err
 	}
 	bars.Color = plotColors[0]
 	bars.LineStyle.Width = 0
+	bars.Horizontal = horizontal // before Add, which takes the axis ranges from it
 	pl.Add(bars)
 	w, h := 7*vg.Inch, 4*vg.Inch
 	if horizontal {
-		bars.Horizontal = true
-		// Largest at the top.
-		rev := slices.Clone(labels)
-		slices.Reverse(rev)
-		rv := slices.Clone(vals)
-		slices.Reverse(rv)
-		bars.Values = rv
-		pl.NominalY(rev...)
+		pl.NominalY(labels...)
+		pl.Y.Min, pl.Y.Max = -0.6, float64(len(labels))-0.4
+		pl.X.Min = 0
 		pl.X.Label.Text = ylabel
 		h = vg.Length(len(labels))*0.3*vg.Inch + 1.2*vg.Inch
 	} else {
 		pl.NominalX(labels...)
+		pl.X.Min, pl.X.Max = -0.6, float64(len(labels))-0.4
+		pl.Y.Min = 0
 		pl.X.Label.Text, pl.Y.Label.Text = xlabel, ylabel
 	}
 	return pl.Save(w, h, path)
