@@ -310,6 +310,18 @@ func TestJobOnTestdata(t *testing.T) {
 		checkAccounting(t, dir, 3)
 		sameDecisions(t, "3 shards vs 1", checkDecisions(t, dir, sh), decisions)
 	})
+
+	// One round only: the pages still undecided go to the residual step on
+	// one worker, which must give the same decisions as the rounds.
+	t.Run("residual", func(t *testing.T) {
+		one := cfg
+		one.DecideRounds = 1
+		dir := runJob(t, "direct", one)
+		sameDecisions(t, "--decide_rounds=1 vs default", checkDecisions(t, dir, one), decisions)
+		if got := readSummary(t, dir).DecideResidual; got == 0 {
+			t.Error("no page left to the residual step after one round: the test does not exercise it")
+		}
+	})
 }
 
 // A job whose input has no near-duplicate pair still writes an empty pairs
