@@ -5,8 +5,9 @@ OUTPUT  ?= out/
 BENCH   ?= .
 GOLDSET ?= ../shared/data/goldset
 GOLDSET_ML ?= ../shared/data/goldset-ml
+SHARED  ?= ../shared/data/warc
 
-.PHONY: run test bench worker lint eval fuzz clean template template-metadata
+.PHONY: run test bench worker lint eval fuzz clean template template-metadata report check-decisions
 
 ## run: the job on the bundled real WARC files, direct runner, default parameters
 run:
@@ -46,6 +47,17 @@ lint:
 eval:
 	$(GO) run ./cmd/ndd-eval sweep --warc $(GOLDSET)/gold.warc.gz --truth $(GOLDSET)/truth.jsonl --out docs/ \
 		--boilerplate-warc $(GOLDSET_ML)/gold.warc.gz --boilerplate-truth $(GOLDSET_ML)/truth.jsonl
+
+## report: report.md with PNG plots (cluster sizes, Jaccard of the pairs, hosts with most drops, skip reasons) for the run in OUTPUT
+report:
+	$(GO) run ./cmd/ndd-eval report $(OUTPUT)
+
+## check-decisions: the job on the dev gold set and on every shared WARC; the guarantees of their decisions checked from the outputs; drop precision/recall on the gold set
+check-decisions:
+	$(GO) run ./cmd/ndd-beam --runner=direct --input=$(GOLDSET)/gold.warc.gz --output=out/check-gold/
+	$(GO) run ./cmd/ndd-beam --runner=direct --input='$(SHARED)/*.warc.gz,$(SHARED)/*.warc' --output=out/check-shared/
+	$(GO) run ./cmd/ndd-eval check out/check-gold/ out/check-shared/
+	$(GO) run ./cmd/ndd-eval decisions --decisions 'out/check-gold/decisions-*.jsonl' --truth $(GOLDSET)/truth.jsonl
 
 clean:
 	rm -rf out bin

@@ -42,6 +42,13 @@ const (
 	MaxSharedBlockPages = 64
 	// DefaultShards is the number of files each sharded output is split into.
 	DefaultShards = 1
+	// DefaultDecideRounds is the number of keep/drop rounds unrolled in
+	// the job graph (docs/design.md): the gold sets need at most 4 with
+	// the default keep policy (goldset-ml: 684, 29, 19, 0 pages undecided
+	// after rounds 1-4), so 8 leaves a margin of 2x; pages still undecided
+	// after them are decided on one worker, exactly, and counted (summary
+	// decide_residual).
+	DefaultDecideRounds = 8
 	// DefaultShingleK is the shingle length for --method=shingles: 3, the
 	// paper's 3-Shingling competitor (§5.3.1).
 	DefaultShingleK = 3
@@ -56,8 +63,8 @@ type Config struct {
 	Input []string
 	// Output is the output directory (local path or gs:// prefix).
 	Output string
-	// Shards is the number of files pairs and rejects are each split into
-	// (>= 1).
+	// Shards is the number of files each sharded output (pairs, rejects,
+	// decisions, clusters) is split into (>= 1).
 	Shards int
 }
 
@@ -85,6 +92,8 @@ func DefaultParams() Params {
 		MaxSignatures:   spotsig.DefaultMaxSignatures,
 		MinBlockTokens:  spotsig.DefaultMinBlockTokens,
 		ShingleK:        DefaultShingleK,
+		Keep:            match.DefaultKeep,
+		DecideRounds:    DefaultDecideRounds,
 
 		SharedBlockPages: DefaultSharedBlockPages,
 	}
@@ -110,7 +119,8 @@ func Errorf(format string, args ...any) error {
 // ValidateValues checks every value of c without touching any filesystem
 // and resolves an "@file" spot set (and the default) to its inline form, so
 // workers need no local file and summary.json says exactly which
-// antecedents were used. It changes c only by normalizing Antecedents.
+// antecedents were used. It changes c only by normalizing Antecedents and
+// Keep (the default policy written out).
 // Errors wrap ErrConfig and name the flag.
 func (c *Config) ValidateValues() error {
 	if err := c.Params.Validate(); err != nil {
@@ -168,8 +178,15 @@ func (p *Params) Validate() error {
 	if p.SharedBlockPages == 1 || p.SharedBlockPages < 0 || p.SharedBlockPages > MaxSharedBlockPages {
 		return Errorf("--shared_block_pages=%d: must be 0 (off) or in [2, %d]", p.SharedBlockPages, MaxSharedBlockPages)
 	}
+	pol, err := p.Policy()
+	if err != nil {
+		return Errorf("--keep=%q: %v", p.Keep, err)
+	}
+	p.Keep = pol.String()
+	if p.DecideRounds < 0 {
+		return Errorf("--decide_rounds=%d: must be >= 0", p.DecideRounds)
+	}
 	var set []spotsig.Antecedent
-	var err error
 	if p.Antecedents != "" {
 		set, err = spotsig.ParseSpotSet(p.Antecedents)
 	} else {

@@ -97,7 +97,18 @@ type Params struct {
 	SharedBlockPages int `json:"shared_block_pages"`
 	// ShingleK is the shingle length in words for Method "shingles".
 	ShingleK int `json:"shingle_k,omitempty"`
+
+	// Keep is the keep policy of the keep/drop decisions: criteria in
+	// order (see match.ParsePolicy; "" is match.DefaultKeep).
+	Keep string `json:"keep"`
+	// DecideRounds is the number of decision rounds unrolled in the job
+	// graph; pages still undecided after them are decided on one worker
+	// (transforms.Decide, docs/design.md).
+	DecideRounds int `json:"decide_rounds"`
 }
+
+// Policy is the parsed keep policy of p (match.ParsePolicy of p.Keep).
+func (p Params) Policy() (match.Policy, error) { return match.ParsePolicy(p.Keep) }
 
 // IDFRange is the IDF range of p as the spotsig type that holds the rule.
 func (p Params) IDFRange() spotsig.IDFRange {
@@ -117,6 +128,17 @@ type Signed struct {
 	// was read within them), e.g. "tokens"; they are counted in
 	// summary.json's "capped".
 	Capped []string
+	// Text describes the extracted text (the payload became text, with or
+	// without signatures): the keep policy and the exact-text fallback of
+	// the decisions use it.
+	Text TextInfo
+}
+
+// TextInfo describes a page's extracted text: its length in bytes and its
+// spotsig.TextDigest ("" for a text of white space only).
+type TextInfo struct {
+	Bytes  int
+	Digest string
 }
 
 // A Signer turns the HTTP payload of a WARC response record into a

@@ -101,6 +101,7 @@ func (s *spotSigner) Sign(ctx context.Context, payload []byte, contentType strin
 	if st.Extract.SignaturesTruncated {
 		out.Capped = append(out.Capped, CapSignatures)
 	}
+	out.Text = TextInfo{Bytes: st.Text.TextBytes, Digest: st.Digest}
 	return out, "", ""
 }
 
@@ -158,5 +159,5 @@ func (s *shingleSigner) Sign(_ context.Context, payload []byte, contentType stri
 	if reason, detail := textReason(err, contentType); reason != "" {
 		return Signed{}, reason, detail
 	}
-	return Signed{Vec: s.sh.Extract(text), Capped: textCaps(st)}, "", ""
+	return Signed{Vec: s.sh.Extract(text), Capped: textCaps(st), Text: TextInfo{Bytes: len(text), Digest: spotsig.TextDigest(text)}}, "", ""
 }

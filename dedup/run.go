@@ -31,6 +31,13 @@ type Result struct {
 	// Pairs are the near-duplicate pairs, indices into Docs, A < B, sorted
 	// by (A, B), Jaccard as match.WeightedJaccard computes it.
 	Pairs []match.Pair
+	// Pages are the records that became text (Docs and the rejects for no
+	// or too few signatures), in file and record order; Decisions has one
+	// keep/drop decision per page, in the same order (Decide), and Clusters
+	// each kept page that dropped others.
+	Pages     []Page
+	Decisions []Decision
+	Clusters  []Cluster
 }
 
 // PairRecords returns Pairs as the lines of the pairs output, unsorted.
@@ -51,7 +58,8 @@ func (r *Result) PairRecords() []PairRecord {
 // (spotsig.FilterIDF over the documents with >= 1 signature, skipped when
 // the range keeps all), documents below p.MinSignatures rejected, and the
 // rest matched by the Grouping of p (config.NewGrouping) as match.RunGrouping
-// runs it. p must be valid (config.Params.Validate). Errors: only a bad
+// runs it; then every page is kept or dropped (Decide, with the keep policy
+// of p). p must be valid (config.Params.Validate). Errors: only a bad
 // configuration; unreadable files are Rejects. Memory: the documents'
 // vectors and, while they are signed, the payloads of up to 4 × GOMAXPROCS
 // candidates.
@@ -72,6 +80,10 @@ func RunEdited(ctx context.Context, p config.Params, files []string, edit func(*
 	if err != nil {
 		return nil, err
 	}
+	policy, err := p.Policy()
+	if err != nil {
+		return nil, err
+	}
 	res := &Result{Capped: map[string]int{}}
 
 	// Records keep their read order: each gets a slot, filled by a worker.
@@ -79,6 +91,7 @@ func RunEdited(ctx context.Context, p config.Params, files []string, edit func(*
 		doc    Doc
 		rej    Reject
 		capped []string
+		page   *Page
 		isDoc  bool
 	}
 	var slots []*slot
@@ -96,7 +109,7 @@ func RunEdited(ctx context.Context, p config.Params, files []string, edit func(*
 				if edit != nil {
 					edit(&j.c)
 				}
-				j.s.doc, j.s.rej, j.s.capped, j.s.isDoc = Sign(ctx, signer, j.c)
+				j.s.doc, j.s.rej, j.s.capped, j.s.page, j.s.isDoc = Sign(ctx, signer, policy, j.c)
 			}
 		}()
 	}
@@ -119,6 +132,9 @@ func RunEdited(ctx context.Context, p config.Params, files []string, edit func(*
 	res.Records = len(slots)
 	var docs []Doc
 	for _, s := range slots {
+		if s.page != nil {
+			res.Pages = append(res.Pages, *s.page)
+		}
 		if !s.isDoc {
 			res.Rejects = append(res.Rejects, s.rej)
 			continue
@@ -151,5 +167,13 @@ func RunEdited(ctx context.Context, p config.Params, files []string, edit func(*
 		kept[i] = d.Vec
 	}
 	res.Pairs = match.RunGrouping(grouping, kept)
+	method := p.Method
+	if method == "" {
+		method = config.MethodSpotSigs
+	}
+	res.Decisions, res.Clusters, err = Decide(res.Pages, res.Docs, res.Pairs, method)
+	if err != nil {
+		return nil, err
+	}
 	return res, nil
 }

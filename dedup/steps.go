@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
@@ -29,9 +30,11 @@ const (
 )
 
 // Candidate is a WARC record that may be a document: its identity, its
+// WARC-Date as written (warc.Record.Date, for the keep policy), its
 // payload's media type (with charset, warc.Record.MIMEType) and payload.
 type Candidate struct {
 	warc.Ref
+	Date        string
 	ContentType string
 	Payload     []byte
 }
@@ -52,21 +55,27 @@ func Classify(r warc.Record) (c Candidate, rej Reject, ok bool) {
 	if r.Skip != "" {
 		return Candidate{}, Reject{Ref: r.Ref(), Reason: r.Skip, Detail: r.Detail}, false
 	}
-	return Candidate{Ref: r.Ref(), ContentType: r.MIMEType(), Payload: r.Payload}, Reject{}, true
+	return Candidate{Ref: r.Ref(), Date: r.Date, ContentType: r.MIMEType(), Payload: r.Payload}, Reject{}, true
 }
 
 // Sign turns a candidate into a document with signer (config.NewSigner), or
 // a Reject: the signer's own reason, or ReasonNoSignatures for an empty
-// vector. capped names the caps that applied to a kept document.
-func Sign(ctx context.Context, signer config.Signer, c Candidate) (d Doc, rej Reject, capped []string, ok bool) {
+// vector. capped names the caps that applied to a kept document. page is
+// the candidate as a Page ranked by pol when its payload became text (the
+// page policy), with or without signatures; nil otherwise.
+func Sign(ctx context.Context, signer config.Signer, pol match.Policy, c Candidate) (d Doc, rej Reject, capped []string, page *Page, ok bool) {
 	s, reason, detail := signer.Sign(ctx, c.Payload, c.ContentType)
+	if reason == "" {
+		page = &Page{Ref: c.Ref, Digest: s.Text.Digest,
+			Rank: pol.Rank(match.PageInfo{Date: c.Date, TextBytes: s.Text.Bytes, URI: c.URI, RecordID: c.RecordID, Location: c.Key()})}
+	}
 	if reason == "" && len(s.Vec.Hashes) == 0 && len(s.Blocks) == 0 {
 		reason = ReasonNoSignatures
 	}
 	if reason != "" {
-		return Doc{}, Reject{Ref: c.Ref, Reason: reason, Detail: detail}, nil, false
+		return Doc{}, Reject{Ref: c.Ref, Reason: reason, Detail: detail}, nil, page, false
 	}
-	return Doc{Ref: c.Ref, Vec: s.Vec, Blocks: s.Blocks}, Reject{}, s.Capped, true
+	return Doc{Ref: c.Ref, Vec: s.Vec, Blocks: s.Blocks}, Reject{}, s.Capped, page, true
 }
 
 // CheckMinSignatures rejects a document whose vector length |d| after the

@@ -3,9 +3,6 @@ package eval
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"sort"
 
 	"github.com/ndd-beam/ndd-beam/dedup"
 )
@@ -33,25 +30,5 @@ func ReadPairs(r io.Reader, emit func(PairRecord) error) error {
 // with the files read. A pattern that matches no file is an error, so a
 // mistyped path is never scored as "no pairs found".
 func LoadPairs(pattern string) ([]PairRecord, []string, error) {
-	files, err := filepath.Glob(pattern)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(files) == 0 {
-		return nil, nil, fmt.Errorf("no file matches %q", pattern)
-	}
-	sort.Strings(files)
-	var out []PairRecord
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, nil, err
-		}
-		err = ReadPairs(f, func(p PairRecord) error { out = append(out, p); return nil })
-		f.Close()
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", name, err)
-		}
-	}
-	return out, files, nil
+	return loadGlob(pattern, ReadPairs)
 }

@@ -16,7 +16,7 @@ import (
 
 // stageNamespaces are the metric namespaces: one per stage of the job, as
 // listed in docs/deploy.md ("Metrics").
-var stageNamespaces = map[string]bool{"read": true, "extract": true, "shared": true, "idf": true, "group": true, "match": true, "write": true, "summary": true}
+var stageNamespaces = map[string]bool{"read": true, "extract": true, "shared": true, "idf": true, "group": true, "match": true, "decide": true, "write": true, "summary": true}
 
 // counters runs the job for cfg on runner and returns its counters as
 // "namespace/name" -> committed value (attempted where the runner reports no
@@ -58,13 +58,22 @@ func TestCountersNamedAndEqualSummary(t *testing.T) {
 	sum := readSummary(t, dir)
 
 	want := map[string]int64{
-		"read/records":        int64(sum.Records),
-		"read/files":          int64(len(sum.Files)),
-		"idf/documents":       int64(sum.Documents),
-		"match/pairs":         int64(sum.Pairs),
-		"write/pairs_lines":   int64(sum.Pairs),
-		"write/rejects_lines": int64(sum.SkippedTotal()),
+		"read/records":          int64(sum.Records),
+		"read/files":            int64(len(sum.Files)),
+		"idf/documents":         int64(sum.Documents),
+		"match/pairs":           int64(sum.Pairs),
+		"write/pairs_lines":     int64(sum.Pairs),
+		"write/rejects_lines":   int64(sum.SkippedTotal()),
+		"decide/kept":           int64(sum.Kept),
+		"decide/dropped":        int64(sum.Dropped),
+		"write/decisions_lines": int64(sum.Kept + sum.Dropped),
+		"decide/residual_pages": int64(sum.DecideResidual),
 	}
+	clusters := 0
+	for _, n := range sum.ClusterSizes {
+		clusters += n
+	}
+	want["write/clusters_lines"] = int64(clusters)
 	for reason, n := range sum.Skipped {
 		found := false
 		for _, ns := range []string{"read", "extract", "idf"} {

@@ -2,8 +2,9 @@
 // that strings the stages of transforms/ together, top to bottom in the
 // order of the SpotSigs paper (Theobald, Siddharth, Paepcke, SIGIR 2008):
 //
-//	ReadWARC -> Extract (§3) -> DropSharedBlocks (issue 10) -> FilterIDF (§5.1) -> KeyByGroup (§4.2)
-//	  -> MatchGroups (§4.3) -> WritePairs, WriteRejects, WriteSummary
+//	ReadWARC -> Extract (§3) -> DropSharedBlocks (issue 10) -> FilterIDF (§5.1)
+//	  -> KeyByGroup (§4.2) -> MatchGroups (§4.3) -> Decide -> WritePairs,
+//	  WriteRejects, WriteDecisions, WriteSummary
 //
 // Outputs under Config.Output (the contract other tools read):
 //
@@ -12,11 +13,15 @@
 //   - rejects-SSSSS-of-NNNNN.jsonl: every WARC record (or unreadable
 //     stretch or file) that did not reach matching, with its reason (see
 //     transforms.Reject);
+//   - decisions-SSSSS-of-NNNNN.jsonl: one line per page (a record that
+//     became text), kept or dropped (see dedup.Decision);
+//   - clusters-SSSSS-of-NNNNN.jsonl: each kept page with the pages it
+//     drops (see dedup.Cluster);
 //   - summary.json: counts with records == documents + Σ skipped, and the
 //     parameters (see transforms.Summary).
 //
-// The shard files are sorted, so the same input gives byte-identical outputs
-// on every run and runner.
+// docs/outputs.md documents every field. The shard files are sorted, so the
+// same input gives byte-identical outputs on every run and runner.
 package pipeline
 
 import (
@@ -37,15 +42,20 @@ func Build(s beam.Scope, cfg config.Config) error {
 	st := &transforms.Stats{}
 
 	candidates, readRejects, files := transforms.ReadWARC(s, st, cfg.Input, p)
-	docs, extractRejects := transforms.Extract(s, st, candidates, p)
+	docs, extractRejects, pages := transforms.Extract(s, st, candidates, p)
 	docs = transforms.DropSharedBlocks(s, st, docs, p)
 	kept, idfRejects := transforms.FilterIDF(s, st, docs, p)
 	pairs, err := transforms.MatchGroups(s, st, transforms.KeyByGroup(s, kept, p), p)
 	if err != nil {
 		return err
 	}
+	decided, err := transforms.Decide(s, st, pages, kept, pairs, p)
+	if err != nil {
+		return err
+	}
 
 	transforms.WritePairs(s, cfg.Output, cfg.Shards, pairs)
+	transforms.WriteDecisions(s, cfg.Output, cfg.Shards, decided)
 	transforms.WriteRejects(s, st, cfg.Output, cfg.Shards, beam.Flatten(s, readRejects, extractRejects, idfRejects))
 	base := transforms.Summary{Parameters: p, Input: cfg.Input, Output: cfg.Output, Shards: cfg.Shards}
 	transforms.WriteSummary(s, cfg.Output, base, st.Collection(s), files)

@@ -159,7 +159,7 @@ func checkAccounting(t *testing.T, dir string, shards int) transforms.Summary {
 
 // reference is the job's result computed in process by dedup.Run: the
 // pairs by document key, and the number of records and documents.
-func reference(t *testing.T, cfg config.Config, files []string) (pairs map[pairKey]bool, records, documents int) {
+func reference(t *testing.T, cfg config.Config, files []string) (pairs map[pairKey]bool, records, documents int, res *dedup.Result) {
 	t.Helper()
 	res, err := dedup.Run(context.Background(), cfg.Params, files)
 	if err != nil {
@@ -170,7 +170,7 @@ func reference(t *testing.T, cfg config.Config, files []string) (pairs map[pairK
 		a, b := res.Docs[p.A].Key(), res.Docs[p.B].Key()
 		pairs[pairKey{a, b, p.Jaccard}] = true
 	}
-	return pairs, res.Records, len(res.Docs)
+	return pairs, res.Records, len(res.Docs), res
 }
 
 // samePairs compares pair sets ignoring the order of the two documents.
@@ -238,12 +238,15 @@ func TestJobOnTestdata(t *testing.T) {
 		t.Errorf("summary lists %d files, testdata has %d", len(sum.Files), len(files))
 	}
 
+	decisions := checkDecisions(t, direct, cfg)
+
 	t.Run("reference", func(t *testing.T) {
-		want, records, documents := reference(t, cfg, sum.Files)
+		want, records, documents, res := reference(t, cfg, sum.Files)
 		if sum.Records != records || sum.Documents != documents {
 			t.Errorf("job: %d records %d documents; in-process: %d records %d documents", sum.Records, sum.Documents, records, documents)
 		}
 		samePairs(t, "job vs in-process", pairs, want)
+		sameDecisions(t, "job vs in-process", decisions, inProcessDecisions(res))
 	})
 
 	t.Run("bruteforce", func(t *testing.T) {
@@ -287,7 +290,7 @@ func TestJobOnTestdata(t *testing.T) {
 
 	t.Run("prism", func(t *testing.T) {
 		dir := runJob(t, "prism", cfg)
-		for _, name := range []string{"pairs-00000-of-00001.jsonl", "rejects-00000-of-00001.jsonl"} {
+		for _, name := range []string{"pairs-00000-of-00001.jsonl", "rejects-00000-of-00001.jsonl", "decisions-00000-of-00001.jsonl", "clusters-00000-of-00001.jsonl"} {
 			if readFile(t, filepath.Join(direct, name)) != readFile(t, filepath.Join(dir, name)) {
 				t.Errorf("%s differs between direct and prism", name)
 			}
@@ -305,6 +308,19 @@ func TestJobOnTestdata(t *testing.T) {
 		dir := runJob(t, "direct", sh)
 		samePairs(t, "3 shards vs 1", readPairs(t, dir, 3), pairs)
 		checkAccounting(t, dir, 3)
+		sameDecisions(t, "3 shards vs 1", checkDecisions(t, dir, sh), decisions)
+	})
+
+	// One round only: the pages still undecided go to the residual step on
+	// one worker, which must give the same decisions as the rounds.
+	t.Run("residual", func(t *testing.T) {
+		one := cfg
+		one.DecideRounds = 1
+		dir := runJob(t, "direct", one)
+		sameDecisions(t, "--decide_rounds=1 vs default", checkDecisions(t, dir, one), decisions)
+		if got := readSummary(t, dir).DecideResidual; got == 0 {
+			t.Error("no page left to the residual step after one round: the test does not exercise it")
+		}
 	})
 }
 
@@ -353,6 +369,9 @@ func TestValidateErrors(t *testing.T) {
 		{"antecedents", func(c *config.Config) { c.Antecedents = "the(0,3)" }, "--antecedents"},
 		{"antecedents file", func(c *config.Config) { c.Antecedents = "@" + filepath.Join(dir, "none.txt") }, "--antecedents"},
 		{"min_block_tokens", func(c *config.Config) { c.MinBlockTokens = -1 }, "--min_block_tokens"},
+		{"keep", func(c *config.Config) { c.Keep = "earliest,oldest" }, "--keep"},
+		{"keep contradiction", func(c *config.Config) { c.Keep = "longest,shortest" }, "--keep"},
+		{"decide rounds", func(c *config.Config) { c.DecideRounds = -1 }, "--decide_rounds"},
 		{"cap", func(c *config.Config) { c.MaxPayloadBytes = 0 }, "--max_payload_bytes"},
 		{"no input", func(c *config.Config) { c.Input = nil }, "--input"},
 		{"no output", func(c *config.Config) { c.Output = "" }, "--output"},
@@ -413,11 +432,12 @@ func TestJobOnSharedWARCs(t *testing.T) {
 	if len(sum.Files) != len(all) {
 		t.Errorf("read %d files, %s has %d", len(sum.Files), shared, len(all))
 	}
-	want, records, documents := reference(t, cfg, sum.Files)
+	want, records, documents, res := reference(t, cfg, sum.Files)
 	if sum.Records != records || sum.Documents != documents {
 		t.Errorf("job: %d records %d documents; in-process: %d records %d documents", sum.Records, sum.Documents, records, documents)
 	}
 	samePairs(t, "job vs in-process", readPairs(t, dir, 1), want)
+	sameDecisions(t, "job vs in-process", checkDecisions(t, dir, cfg), inProcessDecisions(res))
 	// Every file is accounted for in the rejects (each has at least a
 	// warcinfo, request or non-HTML record), the truncated one included.
 	seen := map[string]bool{}
@@ -438,7 +458,8 @@ func TestJobOnSharedWARCs(t *testing.T) {
 }
 
 // The Beam job and the in-process runner (dedup.Run) agree pair for pair,
-// Jaccard for Jaccard, on the dev gold set (2,313 real pages).
+// Jaccard for Jaccard, and decision for decision on the dev gold set (2,313
+// real pages); the decisions keep their guarantees (checkDecisions).
 func TestJobEqualsInProcessOnGoldSet(t *testing.T) {
 	gold := filepath.Join("..", "..", "shared", "data", "goldset", "gold.warc.gz")
 	if _, err := os.Stat(gold); err != nil {
@@ -450,7 +471,7 @@ func TestJobEqualsInProcessOnGoldSet(t *testing.T) {
 	cfg := testConfig([]string{gold})
 	dir := runJob(t, "direct", cfg)
 	sum := checkAccounting(t, dir, 1)
-	want, records, documents := reference(t, cfg, sum.Files)
+	want, records, documents, res := reference(t, cfg, sum.Files)
 	if sum.Records != records || sum.Documents != documents {
 		t.Errorf("job: %d records %d documents; in-process: %d records %d documents", sum.Records, sum.Documents, records, documents)
 	}
@@ -458,6 +479,10 @@ func TestJobEqualsInProcessOnGoldSet(t *testing.T) {
 		t.Errorf("in-process: %d pairs on the gold set, expected thousands", len(want))
 	}
 	samePairs(t, "job vs in-process on the gold set", readPairs(t, dir, 1), want)
+	sameDecisions(t, "job vs in-process on the gold set", checkDecisions(t, dir, cfg), inProcessDecisions(res))
+	if sum.DecideResidual != 0 {
+		t.Errorf("%d pages decided on the residual worker at the default --decide_rounds", sum.DecideResidual)
+	}
 }
 
 // A range that drops signatures runs the IDF joins: the job's vectors (the

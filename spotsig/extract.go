@@ -427,6 +427,8 @@ func (e *Extractor) Signatures(text []byte) []string {
 type PayloadStats struct {
 	Text    TextStats
 	Extract ExtractStats
+	// Digest is TextDigest of the text the signatures were taken from.
+	Digest string
 }
 
 // ExtractPayload is PayloadText followed by Extract, with the Extractor's
@@ -448,6 +450,7 @@ func (e *Extractor) ExtractPayload(payload []byte, contentType string) (Vector, 
 		return Vector{}, st, err
 	}
 	v := e.extract(s, s.text, &st.Extract)
+	st.Digest = TextDigest(s.text)
 	return v, st, nil
 }
 
@@ -486,6 +489,7 @@ func (e *Extractor) ExtractPayloadBlocks(payload []byte, contentType string) (bl
 	if kind == KindHTML {
 		spans = s.lay.periphery(s.text)
 	}
+	st.Digest = TextDigest(s.text)
 	return e.extractBlocks(s, s.text, spans, &st.Extract), st, nil
 }
 

@@ -84,7 +84,7 @@ func TestReadAndExtractComposites(t *testing.T) {
 	candidates := 0
 	dedup.ReadWARC(realWARC, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
 		candidates++
-		if d, r, _, ok := dedup.Sign(context.Background(), signer, c); ok {
+		if d, r, _, _, ok := dedup.Sign(context.Background(), signer, nil, c); ok {
 			wantDocs = append(wantDocs, docSummary(Doc{Ref: d.Ref, Vec: d.Vec}))
 		} else {
 			wantRejects = append(wantRejects, rejectSummary(r))
@@ -97,7 +97,7 @@ func TestReadAndExtractComposites(t *testing.T) {
 	pl, s := beam.NewPipelineWithRoot()
 	st := &Stats{}
 	cands, readRejects, files := ReadWARC(s, st, []string{realWARC}, p)
-	docs, extractRejects := Extract(s, st, cands, p)
+	docs, extractRejects, _ := Extract(s, st, cands, p)
 	passert.Count(s, cands, "candidates", candidates)
 	passert.Equals(s, beam.ParDo(s, docSummary, docs), strs(wantDocs)...)
 	passert.Equals(s, beam.ParDo(s, rejectSummary, beam.Flatten(s, readRejects, extractRejects)), strs(wantRejects)...)

@@ -8,11 +8,13 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/match"
 )
 
 func init() {
-	register.DoFn5x0[context.Context, Candidate, func(Doc), func(Reject), func(string)](&ExtractFn{})
+	register.DoFn6x0[context.Context, Candidate, func(Doc), func(Reject), func(string), func(Page)](&ExtractFn{})
 	register.Emitter1[Doc]()
+	register.Emitter1[Page]()
 	register.Emitter1[string]()
 }
 
@@ -26,12 +28,14 @@ var (
 // (spot signatures, §3, or the scheme config.NewSigner picks for p.Method)
 // and drops the payload. Candidates the signer rejects, or that yield no
 // signature, become Rejects. The caps that applied to kept documents are
-// added to st ("capped/<cap>", once per document and cap).
-func Extract(s beam.Scope, st *Stats, candidates beam.PCollection, p config.Params) (docs, rejects beam.PCollection) {
+// added to st ("capped/<cap>", once per document and cap). pages holds a
+// Page (ranked by the keep policy of p) for every candidate that became
+// text, with or without signatures: the pages Decide keeps or drops.
+func Extract(s beam.Scope, st *Stats, candidates beam.PCollection, p config.Params) (docs, rejects, pages beam.PCollection) {
 	s = s.Scope("Extract")
-	docs, rejects, capped := beam.ParDo3(s, &ExtractFn{Params: p}, candidates)
-	st.Add(CapStats(s, capped))
-	return docs, rejects
+	out := beam.ParDoN(s, &ExtractFn{Params: p}, candidates)
+	st.Add(CapStats(s, out[2]))
+	return out[0], out[1], out[3]
 }
 
 // ExtractFn builds its Signer once per worker (Setup) and signs each
@@ -39,18 +43,26 @@ func Extract(s beam.Scope, st *Stats, candidates beam.PCollection, p config.Para
 type ExtractFn struct {
 	Params config.Params
 	signer config.Signer
+	policy match.Policy
 }
 
-// Setup builds the Signer from Params.
+// Setup builds the Signer and the keep policy from Params.
 func (fn *ExtractFn) Setup() error {
 	s, err := config.NewSigner(fn.Params)
+	if err != nil {
+		return err
+	}
 	fn.signer = s
+	fn.policy, err = fn.Params.Policy()
 	return err
 }
 
 // ProcessElement signs one candidate (dedup.Sign).
-func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, emit func(Doc), reject func(Reject), capped func(string)) {
-	d, r, caps, ok := dedup.Sign(ctx, fn.signer, c)
+func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, emit func(Doc), reject func(Reject), capped func(string), page func(Page)) {
+	d, r, caps, pg, ok := dedup.Sign(ctx, fn.signer, fn.policy, c)
+	if pg != nil {
+		page(*pg)
+	}
 	if !ok {
 		countReject(ctx, extractSkipped, "extract", r.Reason)
 		reject(r)

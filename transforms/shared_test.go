@@ -36,7 +36,7 @@ func TestDropSharedBlocksComposite(t *testing.T) {
 		if len(docs) >= 600 {
 			return
 		}
-		d, _, _, ok := dedup.Sign(t.Context(), signer, c)
+		d, _, _, _, ok := dedup.Sign(t.Context(), signer, nil, c)
 		if !ok {
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -39,16 +40,23 @@ const (
 // SummaryFile is the name of the summary under the output directory.
 const SummaryFile = "summary.json"
 
+// SchemaVersion is the version of the output files' schema
+// (docs/outputs.md), written to summary.json. It changes whenever a field
+// of an output changes meaning or disappears. Version 2 added decisions,
+// clusters and their counts.
+const SchemaVersion = 2
+
 // Summary is summary.json: the job's counts, computed from PCollections
 // (not from runner metrics), and what it ran on. The accounting identity
 // Records == Documents + Σ Skipped holds on every input: every WARC record
 // read (and every unreadable stretch or file) is either a document that
 // reached matching or a reject with exactly one reason.
 type Summary struct {
-	Records   int            `json:"records"`   // WARC records read, incl. unreadable stretches and files
-	Documents int            `json:"documents"` // documents that reached matching
-	Skipped   map[string]int `json:"skipped"`   // reason -> rejects (rejects-*.jsonl)
-	Capped    map[string]int `json:"capped"`    // cap -> documents kept in part (see docs/robustness.md)
+	SchemaVersion int            `json:"schema_version"` // SchemaVersion of the outputs
+	Records       int            `json:"records"`        // WARC records read, incl. unreadable stretches and files
+	Documents     int            `json:"documents"`      // documents that reached matching
+	Skipped       map[string]int `json:"skipped"`        // reason -> rejects (rejects-*.jsonl)
+	Capped        map[string]int `json:"capped"`         // cap -> documents kept in part (see docs/robustness.md)
 	// SharedBlockSignatures: signatures (with repeats) of shared
 	// boilerplate blocks dropped before the IDF filter
 	// (transforms.DropSharedBlocks, --shared_block_pages).
@@ -58,6 +66,10 @@ type Summary struct {
 	Partitions            int           `json:"partitions"`            // distinct groups matched (τ partitions for spotsigs)
 	LargestGroup          int           `json:"largest_group"`         // documents in the largest group (home + guests)
 	Pairs                 int           `json:"pairs"`                 // near-duplicate pairs written
+	Kept                  int           `json:"kept"`                  // pages kept (decisions-*.jsonl, keep true)
+	Dropped               int           `json:"dropped"`               // pages dropped; kept + dropped = decision lines
+	DecideResidual        int           `json:"decide_residual"`       // pages still undecided after the rounds, decided on one worker
+	ClusterSizes          map[int]int   `json:"cluster_sizes"`         // cluster size (kept page + its dropped pages) -> clusters
 	Parameters            config.Params `json:"parameters"`
 	Input                 []string      `json:"input"`  // the input globs
 	Output                string        `json:"output"` // the output directory
@@ -167,6 +179,8 @@ func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats fu
 	sum := fn.Base
 	sum.Skipped = map[string]int{}
 	sum.Capped = map[string]int{}
+	sum.ClusterSizes = map[int]int{}
+	sum.SchemaVersion = SchemaVersion
 	var k string
 	var v int
 	for stats(&k, &v) {
@@ -191,6 +205,18 @@ func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats fu
 			sum.LargestGroup = max(sum.LargestGroup, v)
 		case k == StatPairs:
 			sum.Pairs += v
+		case k == StatKept:
+			sum.Kept += v
+		case k == StatDropped:
+			sum.Dropped += v
+		case k == StatDecideResidual:
+			sum.DecideResidual += v
+		case strings.HasPrefix(k, statClusterPrefix):
+			size, err := strconv.Atoi(strings.TrimPrefix(k, statClusterPrefix))
+			if err != nil {
+				return fmt.Errorf("summary: statistic %q: %v", k, err)
+			}
+			sum.ClusterSizes[size] += v
 		default:
 			return fmt.Errorf("summary: unknown statistic %q", k)
 		}

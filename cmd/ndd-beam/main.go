@@ -126,7 +126,7 @@ func registerFlags(fs *flag.FlagSet, cfg *config.Config) *string {
 	def := func(name string) { jobFlags = append(jobFlags, name) }
 	input := fs.String("input", "", "comma-separated WARC file globs, local or gs:// (.warc and .warc.gz; required)")
 	def("input")
-	fs.StringVar(&cfg.Output, "output", "", "output directory or gs:// prefix for pairs-*.jsonl, rejects-*.jsonl, summary.json (required)")
+	fs.StringVar(&cfg.Output, "output", "", "output directory or gs:// prefix for pairs-*.jsonl, rejects-*.jsonl, decisions-*.jsonl, clusters-*.jsonl, summary.json (required)")
 	def("output")
 	fs.Float64Var(&p.Tau, "tau", p.Tau, fmt.Sprintf("similarity threshold τ in (0,1]: pairs with weighted Jaccard >= tau (default %v, best F1 on the gold set, docs/quality.md; the paper's news set: 0.44, §5.3)", p.Tau))
 	def("tau")
@@ -153,7 +153,11 @@ func registerFlags(fs *flag.FlagSet, cfg *config.Config) *string {
 	def("shingle_k")
 	fs.StringVar(&p.Matcher, "matcher", p.Matcher, fmt.Sprintf("matcher: spotsigs (partitions + pruning, §4), bruteforce (exact reference, same pairs, quadratic), lsh (MinHash LSH k=6, l=32, verified; approximate recall) or imatch (one SHA-1 bucket per signature set; no threshold) (default %q)", p.Matcher))
 	def("matcher")
-	fs.IntVar(&cfg.Shards, "shards", cfg.Shards, fmt.Sprintf("number of pairs and rejects files (default %d)", cfg.Shards))
+	fs.StringVar(&p.Keep, "keep", p.Keep, fmt.Sprintf("keep policy: which page of a group of near-duplicates is kept, criteria in order from earliest|latest (WARC-Date; missing or malformed dates last), longest|shortest (extracted text), uri (shortest, then bytewise); record ID and location break the last ties (default %q: the first capture is the likely original, and adding a later crawl never changes which earlier page is kept; docs/outputs.md)", p.Keep))
+	def("keep")
+	fs.IntVar(&p.DecideRounds, "decide_rounds", p.DecideRounds, fmt.Sprintf("keep/drop rounds unrolled in the job graph; pages still undecided after them are decided on one worker, counted in summary decide_residual (default %d, docs/design.md)", p.DecideRounds))
+	def("decide_rounds")
+	fs.IntVar(&cfg.Shards, "shards", cfg.Shards, fmt.Sprintf("number of files of each sharded output: pairs, rejects, decisions, clusters (default %d)", cfg.Shards))
 	def("shards")
 	fs.Int64Var(&p.MaxHeaderBytes, "max_header_bytes", p.MaxHeaderBytes, fmt.Sprintf("cap on one WARC or HTTP header, bytes (default %d)", p.MaxHeaderBytes))
 	def("max_header_bytes")
@@ -244,8 +248,8 @@ func printSummary(ctx context.Context, dir string) {
 	for _, r := range reasons {
 		parts = append(parts, fmt.Sprintf("%s %d", r, sum.Skipped[r]))
 	}
-	fmt.Printf("ndd-beam: read %d WARC records from %d files; %d documents reached matching, %d skipped (%s); %d near-duplicate pairs at tau=%v in %d partitions; output in %s\n",
-		sum.Records, len(sum.Files), sum.Documents, sum.SkippedTotal(), strings.Join(parts, ", "), sum.Pairs, sum.Parameters.Tau, sum.Partitions, dir)
+	fmt.Printf("ndd-beam: read %d WARC records from %d files; %d documents reached matching, %d skipped (%s); %d near-duplicate pairs at tau=%v in %d partitions; %d pages kept, %d dropped; output in %s\n",
+		sum.Records, len(sum.Files), sum.Documents, sum.SkippedTotal(), strings.Join(parts, ", "), sum.Pairs, sum.Parameters.Tau, sum.Partitions, sum.Kept, sum.Dropped, dir)
 }
 
 // fail prints one error line and returns status.

@@ -61,12 +61,13 @@ func TestCLIRunsWithDefaults(t *testing.T) {
 	if sum.Parameters.Tau != config.DefaultTau || sum.Parameters.Rho != 1000 {
 		t.Errorf("defaults are not the paper's: tau %v rho %d", sum.Parameters.Tau, sum.Parameters.Rho)
 	}
-	for _, f := range []string{"pairs-00000-of-00001.jsonl", "rejects-00000-of-00001.jsonl"} {
+	for _, f := range []string{"pairs-00000-of-00001.jsonl", "rejects-00000-of-00001.jsonl", "decisions-00000-of-00001.jsonl", "clusters-00000-of-00001.jsonl"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
 	}
-	if !strings.Contains(stdout, "read 82 WARC records") || strings.Count(stdout, "\n") != 1 {
+	kept := fmt.Sprintf("; %d pages kept, %d dropped;", sum.Kept, sum.Dropped)
+	if !strings.Contains(stdout, "read 82 WARC records") || !strings.Contains(stdout, kept) || sum.Kept == 0 || strings.Count(stdout, "\n") != 1 {
 		t.Errorf("closing line: %q", stdout)
 	}
 	if strings.Contains(stderr, "level=INFO") {
@@ -91,6 +92,8 @@ func TestCLIUsageErrors(t *testing.T) {
 		{"no match", []string{"--input=" + filepath.Join(dir, "none-*.warc.gz"), "--output=" + dir}, "matches no file"},
 		{"unwritable output", []string{in, "--output=" + filepath.Join(file, "sub")}, "not writable"},
 		{"matcher", []string{in, "--output=" + dir, "--matcher=fast"}, "--matcher"},
+		{"keep", []string{in, "--output=" + dir, "--keep=newest"}, "--keep"},
+		{"decide rounds", []string{in, "--output=" + dir, "--decide_rounds=-1"}, "--decide_rounds"},
 		{"missing input", []string{"--output=" + dir}, "--input"},
 		{"stray argument", []string{in, "--output=" + dir, "extra"}, "extra"},
 	}

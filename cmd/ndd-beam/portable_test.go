@@ -22,8 +22,8 @@ import (
 // module cache and started as a standalone job server in its own process,
 // the job submitted to it by the ndd-beam command through Beam's universal
 // runner (--runner=universal --endpoint=localhost:PORT), its DoFns run by
-// the LOOPBACK worker in the submitting process. The pairs and the rejects
-// (every keep/drop decision) are byte-identical to a direct run on the same
+// the LOOPBACK worker in the submitting process. The pairs, the rejects,
+// the keep/drop decisions and the clusters are byte-identical to a direct run on the same
 // inputs, given in the same path form (the paths are in the outputs), and
 // so is summary.json but for its output field.
 func TestPortableUniversalOnStandalonePrism(t *testing.T) {
@@ -50,13 +50,13 @@ func TestPortableUniversalOnStandalonePrism(t *testing.T) {
 	if !strings.Contains(prismLog(), "pipeline done") {
 		t.Errorf("the job did not run on the standalone prism; its log:\n%s", prismLog())
 	}
-	for _, name := range []string{"pairs-00000-of-00001.jsonl", "rejects-00000-of-00001.jsonl"} {
+	for _, name := range []string{"pairs-00000-of-00001.jsonl", "rejects-00000-of-00001.jsonl", "decisions-00000-of-00001.jsonl", "clusters-00000-of-00001.jsonl"} {
 		d, u := readFileT(t, filepath.Join(direct, name)), readFileT(t, filepath.Join(universal, name))
 		if !bytes.Equal(d, u) {
 			t.Errorf("%s differs between direct (%d bytes) and universal on prism (%d bytes)", name, len(d), len(u))
 		}
 		if len(d) == 0 {
-			t.Errorf("%s is empty: testdata holds pairs and rejects", name)
+			t.Errorf("%s is empty: testdata holds pairs, rejects and dropped pages", name)
 		}
 	}
 	var ds, us transforms.Summary

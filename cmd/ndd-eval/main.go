@@ -4,6 +4,9 @@
 //
 //	ndd-eval --pairs 'out/pairs-*.jsonl' --truth truth.jsonl
 //	ndd-eval sweep --warc gold.warc.gz --truth truth.jsonl --out docs/
+//	ndd-eval decisions --decisions 'out/decisions-*.jsonl' --truth truth.jsonl
+//	ndd-eval check out/
+//	ndd-eval report out/
 package main
 
 import (
@@ -36,6 +39,18 @@ const evalUsage = `usage:
   ndd-eval boilerplate --warc gold.warc.gz --truth truth.jsonl [--tau T]
       SpotSigs at τ on the labelled set clean and with a shared boilerplate
       block injected into 100 %, 30 % and 5 % of its pages (issue 10).
+  ndd-eval decisions --decisions 'out/decisions*.jsonl' --truth truth.jsonl [--json]
+      score keep/drop decisions: drop precision (dropped pages whose kept_by
+      is in their true cluster) and drop recall (of Σ cluster size − 1).
+  ndd-eval check OUTPUT_DIR...
+      check the guarantees of each job output's decisions against its pairs
+      and clusters (kept_by kept at Jaccard >= τ, no pair of kept pages).
+  ndd-eval report [--out DIR] OUTPUT_DIR
+      write report.md with PNG plots for one job output: cluster sizes,
+      Jaccard of the pairs, hosts with most dropped pages, skip reasons.
+  ndd-eval hosttemplate --warc gold.warc.gz --truth truth.jsonl
+      measure a verification of each pair without its host's template
+      signatures (not in the job): pair and drop precision/recall.
 `
 
 func main() { os.Exit(run(os.Args[1:])) }
@@ -48,6 +63,18 @@ func run(args []string) int {
 	}
 	if len(args) > 0 && args[0] == "boilerplate" {
 		return runEvalBoilerplate(args[1:], os.Stdout, os.Stderr)
+	}
+	if len(args) > 0 {
+		switch args[0] {
+		case "decisions":
+			return runEvalDecisions(args[1:], os.Stdout, os.Stderr)
+		case "check":
+			return runEvalCheck(args[1:], os.Stdout, os.Stderr)
+		case "report":
+			return runEvalReport(args[1:], os.Stdout, os.Stderr)
+		case "hosttemplate":
+			return runEvalHostTemplate(args[1:], os.Stdout, os.Stderr)
+		}
 	}
 	return runEvalPairs(args, os.Stdout, os.Stderr)
 }

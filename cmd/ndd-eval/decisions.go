@@ -1,0 +1,197 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/eval"
+	"github.com/ndd-beam/ndd-beam/spotsig"
+)
+
+// runEvalDecisions scores a decisions output: drop precision and recall.
+func runEvalDecisions(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ndd-eval decisions", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
+	decisions := fs.String("decisions", "", "glob of the decisions output files, e.g. 'out/decisions*.jsonl' (required)")
+	truthPath := fs.String("truth", "", "truth file, JSON lines with record_id, uri, cluster (required)")
+	asJSON := fs.Bool("json", false, "print the result as one JSON object instead of a table")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *decisions == "" || *truthPath == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return 2
+	}
+	truth, err := eval.LoadTruth(*truthPath)
+	if err != nil {
+		fmt.Fprintln(stderr, "ndd-eval:", err)
+		return 1
+	}
+	ds, files, err := eval.LoadDecisions(*decisions)
+	if err != nil {
+		fmt.Fprintln(stderr, "ndd-eval:", err)
+		return 1
+	}
+	r := eval.EvaluateDrops(truth, ds)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			fmt.Fprintln(stderr, "ndd-eval:", err)
+			return 1
+		}
+		return 0
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "decisions files\t%d (%s)\n", len(files), strings.Join(files, ", "))
+	fmt.Fprintf(tw, "decisions\t%d\n", r.Decisions)
+	fmt.Fprintf(tw, "dropped\t%d\n", r.Dropped)
+	fmt.Fprintf(tw, "correct drops\t%d\n", r.CorrectDrops)
+	fmt.Fprintf(tw, "possible drops (Σ cluster size − 1)\t%d\n", r.PossibleDrops)
+	fmt.Fprintf(tw, "drop precision\t%.4f\n", r.DropPrecision)
+	fmt.Fprintf(tw, "drop recall\t%.4f\n", r.DropRecall)
+	fmt.Fprintf(tw, "drops naming a page not in the truth\t%d\n", len(r.Unknown))
+	tw.Flush()
+	return 0
+}
+
+// runEvalCheck checks the guarantees of the decisions of each job output
+// directory given (eval.CheckDecisions, τ from its summary.json); exit 1 on
+// any violation.
+func runEvalCheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ndd-eval check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	status := 0
+	for _, dir := range fs.Args() {
+		errs, n, err := checkDir(dir)
+		if err != nil {
+			fmt.Fprintln(stderr, "ndd-eval check:", err)
+			return 1
+		}
+		for _, e := range errs {
+			fmt.Fprintf(stdout, "%s: %v\n", dir, e)
+		}
+		if len(errs) > 0 {
+			status = 1
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: %d decisions: every kept_by is a kept page at Jaccard >= tau or an exact-text copy, no pair joins two kept pages, clusters match\n", dir, n)
+	}
+	return status
+}
+
+func checkDir(dir string) ([]error, int, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		return nil, 0, err
+	}
+	var sum struct {
+		Parameters struct {
+			Tau float64 `json:"tau"`
+		} `json:"parameters"`
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", dir, err)
+	}
+	ds, _, err := eval.LoadDecisions(filepath.Join(dir, "decisions-*.jsonl"))
+	if err != nil {
+		return nil, 0, err
+	}
+	cs, _, err := eval.LoadClusters(filepath.Join(dir, "clusters-*.jsonl"))
+	if err != nil {
+		return nil, 0, err
+	}
+	ps, _, err := eval.LoadPairs(filepath.Join(dir, "pairs-*.jsonl"))
+	if err != nil {
+		return nil, 0, err
+	}
+	return eval.CheckDecisions(ds, cs, ps, sum.Parameters.Tau), len(ds), nil
+}
+
+// runEvalReport writes the per-run report (report.md and its plots) of a
+// job output directory.
+func runEvalReport(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ndd-eval report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
+	out := fs.String("out", "", "directory for report.md and its PNG plots (default: the output directory itself)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	dir := fs.Arg(0)
+	if *out == "" {
+		*out = dir
+	}
+	r, err := eval.LoadRunReport(dir)
+	if err == nil {
+		err = os.MkdirAll(*out, 0o755)
+	}
+	if err == nil {
+		err = r.Write(*out)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "ndd-eval report:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "ndd-eval: report in %s\n", filepath.Join(*out, "report.md"))
+	return 0
+}
+
+// runEvalHostTemplate measures the host-template verification of pairs
+// (eval.HostTemplateVerify) on a labelled set at the default parameters.
+func runEvalHostTemplate(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ndd-eval hosttemplate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
+	warcPath := fs.String("warc", "", "labelled WARC file (required)")
+	truthPath := fs.String("truth", "", "truth file (required)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *warcPath == "" || *truthPath == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return 2
+	}
+	truth, err := eval.LoadTruth(*truthPath)
+	if err != nil {
+		fmt.Fprintln(stderr, "ndd-eval:", err)
+		return 1
+	}
+	p := config.DefaultParams()
+	if err := p.Validate(); err != nil {
+		fmt.Fprintln(stderr, "ndd-eval:", err)
+		return 1
+	}
+	d := spotsig.DefaultHostTemplate
+	rules := []spotsig.HostTemplate{d, {MinDocs: d.MinDocs, Fraction: 1.0 / 3}, {MinDocs: d.MinDocs, Fraction: 2.0 / 3}, {MinDocs: 5, Fraction: d.Fraction}}
+	runs, err := eval.HostTemplateVerify(p, []string{*warcPath}, truth, rules)
+	if err != nil {
+		fmt.Fprintln(stderr, "ndd-eval:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "| pairs | pair P | pair R | pair F1 | dropped | drop precision | drop recall | run |\n|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	for _, r := range runs {
+		fmt.Fprintf(stdout, "| %d | %.4f | %.4f | %.4f | %d | %.4f | %.4f | %s |\n", r.Verified, r.Pairs.Precision, r.Pairs.Recall, r.Pairs.F1, r.Drops.Dropped, r.Drops.DropPrecision, r.Drops.DropRecall, r.Name)
+	}
+	return 0
+}

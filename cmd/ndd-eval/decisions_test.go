@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeOutput writes a small job output directory: three pages, b dropped
+// by a at 0.5 (a pair), c kept; one cluster; two skipped records.
+func writeOutput(t *testing.T, pairs, decisions, clusters string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"summary.json":                   `{"records":5,"documents":3,"skipped":{"request":1,"not-html":1},"parameters":{"tau":0.2}}`,
+		"pairs-00000-of-00001.jsonl":     pairs,
+		"decisions-00000-of-00001.jsonl": decisions,
+		"clusters-00000-of-00001.jsonl":  clusters,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const (
+	okPairs     = `{"a_record_id":"a","a_uri":"http://x.example/a","b_record_id":"b","b_uri":"http://y.example/b","jaccard":0.5,"a_file":"f","a_offset":0,"a_inner_offset":0,"b_file":"f","b_offset":1,"b_inner_offset":0}` + "\n"
+	okDecisions = `{"file":"f","offset":0,"inner_offset":0,"record_id":"a","uri":"http://x.example/a","keep":true,"method":"spotsigs"}
+{"file":"f","offset":1,"inner_offset":0,"record_id":"b","uri":"http://y.example/b","keep":false,"kept_by":"a","kept_by_uri":"http://x.example/a","jaccard":0.5,"method":"spotsigs"}
+{"file":"f","offset":2,"inner_offset":0,"record_id":"c","uri":"http://y.example/c","keep":true,"method":"spotsigs"}
+`
+	okClusters = `{"file":"f","offset":0,"inner_offset":0,"record_id":"a","uri":"http://x.example/a","dropped":["b"],"size":2}` + "\n"
+)
+
+func TestRunEvalCheck(t *testing.T) {
+	var out, errb bytes.Buffer
+	good := writeOutput(t, okPairs, okDecisions, okClusters)
+	if code := runEvalCheck([]string{good}, &out, &errb); code != 0 {
+		t.Fatalf("good output: exit %d: %s %s", code, out.String(), errb.String())
+	}
+	// b kept too: the pair joins two kept pages, and the cluster lists a
+	// page nobody names as kept_by.
+	bad := writeOutput(t, okPairs, strings.Replace(okDecisions, `"keep":false,"kept_by":"a","kept_by_uri":"http://x.example/a","jaccard":0.5`, `"keep":true`, 1), okClusters)
+	out.Reset()
+	if code := runEvalCheck([]string{bad}, &out, &errb); code != 1 || !strings.Contains(out.String(), "joins two kept pages") {
+		t.Errorf("bad output: exit %d, %s", code, out.String())
+	}
+	// Dropped at a Jaccard the pairs do not have.
+	bad = writeOutput(t, okPairs, strings.Replace(okDecisions, `"jaccard":0.5,"method"`, `"jaccard":0.7,"method"`, 1), okClusters)
+	out.Reset()
+	if code := runEvalCheck([]string{bad}, &out, &errb); code != 1 || !strings.Contains(out.String(), "not a pair") {
+		t.Errorf("wrong jaccard: exit %d, %s", code, out.String())
+	}
+}
+
+func TestRunEvalReport(t *testing.T) {
+	dir := writeOutput(t, okPairs, okDecisions, okClusters)
+	var out, errb bytes.Buffer
+	if code := runEvalReport([]string{dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| pages dropped | 1 |", "| y.example | 1 |", "| request | 1 |", "| 2 | 1 |", "![jaccard](jaccard.png)"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
+	}
+	for _, png := range []string{"clusters.png", "jaccard.png", "hosts.png", "rejects.png"} {
+		b, err := os.ReadFile(filepath.Join(dir, png))
+		if err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
+			t.Errorf("%s: not a PNG (%v)", png, err)
+		}
+	}
+}
+
+func TestRunEvalDecisions(t *testing.T) {
+	var out, errb bytes.Buffer
+	dir := t.TempDir()
+	truth := filepath.Join(dir, "truth.jsonl")
+	os.WriteFile(truth, []byte(`{"record_id":"a","uri":"http://x.example/a","cluster":"1"}
+{"record_id":"b","uri":"http://y.example/b","cluster":"1"}
+{"record_id":"c","uri":"http://y.example/c","cluster":"1"}
+`), 0o644)
+	ds := writeOutput(t, okPairs, okDecisions, okClusters)
+	if code := runEvalDecisions([]string{"--decisions", filepath.Join(ds, "decisions-*.jsonl"), "--truth", truth}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"drop precision 1.0000", "drop recall 0.5000"} {
+		if !strings.Contains(strings.Join(strings.Fields(out.String()), " "), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}

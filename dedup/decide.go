@@ -1,0 +1,150 @@
+package dedup
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/warc"
+)
+
+// Methods a decision line names (Decision.Method) besides the signature
+// scheme (config.Params.Method) of pages decided on their near-duplicate
+// pairs.
+const (
+	// DecideExactText: the page has no or too few signatures to be matched;
+	// it is dropped iff another such page of higher priority has exactly the
+	// same extracted text (match.DecideExact).
+	DecideExactText = "exact-text"
+	// DecideNoText: the page's extracted text is empty (white space only);
+	// there is nothing to compare, so it is kept.
+	DecideNoText = "no-text"
+)
+
+// Page is a WARC record whose payload became text (it passed the page
+// policy), with or without enough signatures to be matched: what the
+// decisions keep or drop. Rank is its rank under the keep policy
+// (match.Policy.Rank: smaller is kept first, distinct for distinct
+// records); Digest is spotsig.TextDigest of its text ("" for an empty
+// text).
+type Page struct {
+	warc.Ref
+	Rank   string
+	Digest string
+}
+
+// Decision is one line of decisions-*.jsonl: a page kept, or dropped as a
+// near-duplicate of the kept page KeptBy (its record ID; KeptByURI its
+// target URI) at weighted Jaccard Jaccard (1 for an exact-text copy). Method
+// says how the page was decided: the signature scheme (e.g. "spotsigs") for
+// a page that reached matching, DecideExactText or DecideNoText for the
+// others. The field order is the line's; docs/outputs.md documents it.
+type Decision struct {
+	warc.Ref
+	Keep      bool    `json:"keep"`
+	KeptBy    string  `json:"kept_by,omitempty"`
+	KeptByURI string  `json:"kept_by_uri,omitempty"`
+	Jaccard   float64 `json:"jaccard,omitempty"`
+	Method    string  `json:"method"`
+}
+
+// Cluster is one line of clusters-*.jsonl: a kept page (its identity) that
+// dropped other pages, the record IDs of those (sorted) and the cluster
+// size 1 + len(Dropped).
+type Cluster struct {
+	warc.Ref
+	Dropped []string `json:"dropped"`
+	Size    int      `json:"size"`
+}
+
+// Decide keeps or drops every page, the reference of the Beam job's Decide
+// stage. docs are the pages that reached matching (each must be among
+// pages, by warc.Ref.ID) and pairs their near-duplicate pairs (indices into
+// docs). Matched pages are decided by match.DecideSequential over the pairs
+// in rank order (the lexicographically-first maximal independent set);
+// the other pages by match.DecideExact on their text digest, or kept when
+// their text is empty. method names the signature scheme on the lines of
+// matched pages. It returns one Decision per page (in the order of pages)
+// and the clusters (in the order of their kept pages in pages). Errors: a
+// doc that is not a page, or a pair outside docs.
+func Decide(pages []Page, docs []Doc, pairs []match.Pair, method string) ([]Decision, []Cluster, error) {
+	index := make(map[string]int, len(pages))
+	for i, p := range pages {
+		index[p.ID()] = i
+	}
+	// Matched pages, by their index in docs.
+	matched := make([]int, len(docs))
+	isMatched := make([]bool, len(pages))
+	ranks := make([]string, len(docs))
+	for i, d := range docs {
+		j, ok := index[d.ID()]
+		if !ok {
+			return nil, nil, fmt.Errorf("dedup: document %s is not a page", d.Key())
+		}
+		matched[i], isMatched[j], ranks[i] = j, true, pages[j].Rank
+	}
+	byPairs, err := match.DecideSequential(ranks, pairs)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The others, by text digest.
+	var other []int
+	var otherRanks, digests []string
+	for j, p := range pages {
+		if !isMatched[j] {
+			other = append(other, j)
+			otherRanks, digests = append(otherRanks, p.Rank), append(digests, p.Digest)
+		}
+	}
+	byText := match.DecideExact(otherRanks, digests)
+
+	out := make([]Decision, len(pages))
+	keptBy := make([]int, len(pages))
+	set := func(j int, d match.Decision, keeper int, method string) {
+		out[j] = Decision{Ref: pages[j].Ref, Keep: d.Keep, Method: method}
+		keptBy[j] = -1
+		if !d.Keep {
+			k := pages[keeper].Ref
+			out[j].KeptBy, out[j].KeptByURI, out[j].Jaccard, keptBy[j] = k.RecordID, k.URI, d.Jaccard, keeper
+		}
+	}
+	for i, d := range byPairs {
+		keeper := -1
+		if !d.Keep {
+			keeper = matched[d.KeptBy]
+		}
+		set(matched[i], d, keeper, method)
+	}
+	for i, d := range byText {
+		j, m := other[i], DecideExactText
+		if pages[j].Digest == "" {
+			m = DecideNoText
+		}
+		keeper := -1
+		if !d.Keep {
+			keeper = other[d.KeptBy]
+		}
+		set(j, d, keeper, m)
+	}
+	return out, Clusters(pages, out, keptBy), nil
+}
+
+// Clusters forms the clusters of decisions ds of pages: keptBy[j] is the
+// index of the page that dropped page j (-1 when kept). Clusters come in
+// the order of their kept pages, dropped record IDs sorted.
+func Clusters(pages []Page, ds []Decision, keptBy []int) []Cluster {
+	members := map[int][]string{}
+	for j, k := range keptBy {
+		if k >= 0 {
+			members[k] = append(members[k], ds[j].RecordID)
+		}
+	}
+	var cs []Cluster
+	for k := range pages {
+		if m, ok := members[k]; ok {
+			slices.Sort(m)
+			cs = append(cs, Cluster{Ref: pages[k].Ref, Dropped: m, Size: 1 + len(m)})
+		}
+	}
+	return cs
+}

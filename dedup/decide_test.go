@@ -1,0 +1,98 @@
+package dedup_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/eval"
+	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/warc"
+)
+
+// Decide over hand-made pages: a chain of matched pages A~B~C (A≁C) keeps A
+// and C; unmatched pages with the same text keep the higher-priority one;
+// an empty text is kept as no-text; clusters list the drops.
+func TestDecidePages(t *testing.T) {
+	page := func(id, rank, digest string) dedup.Page {
+		return dedup.Page{Ref: warc.Ref{File: "f", Offset: int64(len(rank)*100 + int(rank[0])), RecordID: id, URI: "u:" + id}, Rank: rank, Digest: digest}
+	}
+	pages := []dedup.Page{page("c", "3", "x"), page("a", "1", "x"), page("s2", "5", "t"), page("b", "2", "x"), page("s1", "4", "t"), page("e", "6", "")}
+	docs := []dedup.Doc{{Ref: pages[1].Ref}, {Ref: pages[3].Ref}, {Ref: pages[0].Ref}} // a, b, c
+	pairs := []match.Pair{{A: 0, B: 1, Jaccard: 0.5}, {A: 1, B: 2, Jaccard: 0.6}}
+	ds, cs, err := dedup.Decide(pages, docs, pairs, "spotsigs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"a": "keep spotsigs", "b": "drop by a spotsigs", "c": "keep spotsigs", "s1": "keep exact-text", "s2": "drop by s1 exact-text", "e": "keep no-text"}
+	for _, d := range ds {
+		got := "keep " + d.Method
+		if !d.Keep {
+			got = "drop by " + d.KeptBy + " " + d.Method
+		}
+		if got != want[d.RecordID] {
+			t.Errorf("%s: %s, want %s", d.RecordID, got, want[d.RecordID])
+		}
+	}
+	if len(cs) != 2 || cs[0].RecordID != "a" || cs[0].Size != 2 || cs[1].RecordID != "s1" || cs[1].Dropped[0] != "s2" {
+		t.Errorf("clusters %+v", cs)
+	}
+	if _, _, err := dedup.Decide(pages[:1], docs, nil, "spotsigs"); err == nil {
+		t.Error("a document that is not a page: no error")
+	}
+}
+
+// The guarantees of the decisions (eval.CheckDecisions) on dedup.Run's
+// output for every real WARC in ../shared and for the dev gold set, and one
+// decision per page: every document plus every page skipped for no or too
+// few signatures.
+func TestRunDecisionsGuarantees(t *testing.T) {
+	shared := filepath.Join("..", "..", "shared", "data")
+	warcs, _ := filepath.Glob(filepath.Join(shared, "warc", "*.warc*"))
+	if len(warcs) == 0 {
+		t.Skipf("%s absent", shared)
+	}
+	sets := map[string][]string{"shared WARCs": warcs}
+	if gold := filepath.Join(shared, "goldset", "gold.warc.gz"); !testing.Short() {
+		if _, err := os.Stat(gold); err == nil {
+			sets["dev gold set"] = []string{gold}
+		}
+	}
+	for name, files := range sets {
+		t.Run(name, func(t *testing.T) {
+			p := config.DefaultParams()
+			if err := p.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			res, err := dedup.Run(context.Background(), p, files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pages := len(res.Docs)
+			for _, r := range res.Rejects {
+				if r.Reason == dedup.ReasonNoSignatures || r.Reason == dedup.ReasonTooFewSignatures {
+					pages++
+				}
+			}
+			if len(res.Decisions) != pages || len(res.Pages) != pages {
+				t.Errorf("%d decisions, %d pages; want %d (documents + no/too few signatures)", len(res.Decisions), len(res.Pages), pages)
+			}
+			for _, err := range eval.CheckDecisions(res.Decisions, res.Clusters, res.PairRecords(), p.Tau) {
+				t.Error(err)
+			}
+			dropped := 0
+			for _, d := range res.Decisions {
+				if !d.Keep {
+					dropped++
+				}
+			}
+			if len(res.Pairs) > 0 && dropped == 0 {
+				t.Errorf("%d pairs and nothing dropped", len(res.Pairs))
+			}
+			t.Logf("%d pages, %d dropped, %d clusters, %d pairs", pages, dropped, len(res.Clusters), len(res.Pairs))
+		})
+	}
+}

@@ -1,0 +1,217 @@
+package eval
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/ndd-beam/ndd-beam/dedup"
+)
+
+// DecisionRecord is one line of a decisions output (decisions*.jsonl, the
+// job's contract, dedup.Decision): a page kept, or dropped as a copy of the
+// kept page KeptBy.
+type DecisionRecord = dedup.Decision
+
+// ClusterRecord is one line of a clusters output (clusters*.jsonl,
+// dedup.Cluster).
+type ClusterRecord = dedup.Cluster
+
+// DropResult scores keep/drop decisions against a truth file's clusters.
+//
+// A drop is correct when the dropped page and the page that dropped it
+// (kept_by) share a true cluster. DropPrecision = correct drops / drops;
+// DropRecall = correct drops / Σ over true clusters of (size − 1), the drops
+// a perfect dedup makes (it keeps one page per cluster). Precision is 1
+// when nothing was dropped; recall 0 when the truth has no cluster of two.
+type DropResult struct {
+	Decisions     int      `json:"decisions"`
+	Dropped       int      `json:"dropped"`
+	CorrectDrops  int      `json:"correct_drops"`
+	PossibleDrops int      `json:"possible_drops"`
+	DropPrecision float64  `json:"drop_precision"`
+	DropRecall    float64  `json:"drop_recall"`
+	Unknown       []string `json:"unknown,omitempty"` // record IDs of lines the truth does not know (page or kept_by)
+}
+
+// EvaluateDrops scores decisions against t. Pages are found by record ID,
+// falling back to a unique target URI (Truth.Lookup).
+func EvaluateDrops(t *Truth, ds []DecisionRecord) DropResult {
+	r := DropResult{Decisions: len(ds)}
+	for _, m := range t.clusters {
+		r.PossibleDrops += len(m) - 1
+	}
+	for _, d := range ds {
+		if d.Keep {
+			continue
+		}
+		r.Dropped++
+		i, okA := t.Lookup(d.RecordID, d.URI)
+		j, okB := t.Lookup(d.KeptBy, d.KeptByURI)
+		if !okA || !okB {
+			r.Unknown = append(r.Unknown, d.RecordID)
+			continue
+		}
+		if t.Same(i, j) {
+			r.CorrectDrops++
+		}
+	}
+	r.DropPrecision = 1
+	if r.Dropped > 0 {
+		r.DropPrecision = float64(r.CorrectDrops) / float64(r.Dropped)
+	}
+	if r.PossibleDrops > 0 {
+		r.DropRecall = float64(r.CorrectDrops) / float64(r.PossibleDrops)
+	}
+	return r
+}
+
+// ReadDecisions parses a decisions output from r (see ReadPairs); a line
+// without record_id and uri, or a dropped page without kept_by, is an error.
+func ReadDecisions(r io.Reader, emit func(DecisionRecord) error) error {
+	return readJSONL(r, "decisions", func(line int, d DecisionRecord) error {
+		if d.RecordID == "" && d.URI == "" {
+			return fmt.Errorf("decisions line %d: no record_id or uri", line)
+		}
+		if !d.Keep && d.KeptBy == "" && d.KeptByURI == "" {
+			return fmt.Errorf("decisions line %d: dropped without kept_by", line)
+		}
+		return emit(d)
+	})
+}
+
+// LoadDecisions reads every file matching the glob pattern, in lexical
+// order (see LoadPairs); a pattern that matches nothing is an error.
+func LoadDecisions(pattern string) ([]DecisionRecord, []string, error) {
+	return loadGlob(pattern, ReadDecisions)
+}
+
+// LoadClusters reads every clusters file matching the glob pattern.
+func LoadClusters(pattern string) ([]ClusterRecord, []string, error) {
+	return loadGlob(pattern, func(r io.Reader, emit func(ClusterRecord) error) error {
+		return readJSONL(r, "clusters", func(_ int, c ClusterRecord) error { return emit(c) })
+	})
+}
+
+func loadGlob[T any](pattern string, read func(io.Reader, func(T) error) error) ([]T, []string, error) {
+	files, err := filepath.Glob(pattern)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(files) == 0 {
+		return nil, nil, fmt.Errorf("no file matches %q", pattern)
+	}
+	sort.Strings(files)
+	var out []T
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		err = read(f, func(x T) error { out = append(out, x); return nil })
+		f.Close()
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return out, files, nil
+}
+
+// CheckDecisions checks the guarantees of the decisions output (issue 11,
+// docs/outputs.md) against the pairs and clusters of the same run at
+// threshold tau, and returns every violation found (none: nil):
+//   - one line per page (record location), kept or dropped;
+//   - a kept page names no kept_by; a dropped page's kept_by (record ID and
+//     URI) is a kept page, and either the two are a pair of the pairs
+//     output with that Jaccard, >= tau, or both were decided by exact text
+//     (dedup.DecideExactText) at Jaccard 1;
+//   - no pair joins two kept pages, and every paired page was decided on
+//     its pairs (its method is neither exact-text nor no-text);
+//   - the clusters list exactly the dropped pages under their kept page,
+//     with size 1 + dropped.
+func CheckDecisions(ds []DecisionRecord, clusters []ClusterRecord, pairs []PairRecord, tau float64) []error {
+	var errs []error
+	bad := func(format string, args ...any) {
+		if len(errs) < 50 {
+			errs = append(errs, fmt.Errorf(format, args...))
+		}
+	}
+	byLoc := map[string]DecisionRecord{}
+	type who struct{ id, uri string }
+	kept := map[who][]string{} // kept pages by record ID and URI -> locations
+	for _, d := range ds {
+		loc := d.Key()
+		if _, dup := byLoc[loc]; dup {
+			bad("two decisions for %s", loc)
+		}
+		byLoc[loc] = d
+		if d.Keep {
+			kept[who{d.RecordID, d.URI}] = append(kept[who{d.RecordID, d.URI}], loc)
+		}
+	}
+	pairJ := map[[2]string]float64{}
+	for _, p := range pairs {
+		a, b := p.A().Key(), p.B().Key()
+		pairJ[[2]string{a, b}], pairJ[[2]string{b, a}] = p.Jaccard, p.Jaccard
+		da, okA := byLoc[a]
+		db, okB := byLoc[b]
+		if !okA || !okB {
+			bad("pair %s — %s: a page without a decision", a, b)
+			continue
+		}
+		if da.Keep && db.Keep {
+			bad("pair %s — %s joins two kept pages", a, b)
+		}
+		for _, d := range []DecisionRecord{da, db} {
+			if d.Method == dedup.DecideExactText || d.Method == dedup.DecideNoText {
+				bad("paired page %s decided by %s", d.Key(), d.Method)
+			}
+		}
+	}
+	members := map[who]int{}
+	for loc, d := range byLoc {
+		if d.Keep {
+			if d.KeptBy != "" || d.KeptByURI != "" || d.Jaccard != 0 {
+				bad("kept page %s has kept_by %q jaccard %v", loc, d.KeptBy, d.Jaccard)
+			}
+			continue
+		}
+		keepers := kept[who{d.KeptBy, d.KeptByURI}]
+		if len(keepers) == 0 {
+			bad("dropped page %s: kept_by %s (%s) is not a kept page", loc, d.KeptBy, d.KeptByURI)
+			continue
+		}
+		members[who{d.KeptBy, d.KeptByURI}]++
+		ok := false
+		for _, k := range keepers {
+			if d.Method == dedup.DecideExactText {
+				ok = ok || d.Jaccard == 1 && byLoc[k].Method == dedup.DecideExactText
+			} else if j, paired := pairJ[[2]string{loc, k}]; paired && j == d.Jaccard && j >= tau {
+				ok = true
+			}
+		}
+		if !ok {
+			bad("dropped page %s (%s): kept_by %s at jaccard %v is not a pair >= tau %v nor an exact-text copy", loc, d.Method, d.KeptBy, d.Jaccard, tau)
+		}
+	}
+	seen := map[who]bool{}
+	for _, c := range clusters {
+		k := who{c.RecordID, c.URI}
+		if seen[k] {
+			bad("cluster of %s listed twice", c.RecordID)
+		}
+		seen[k] = true
+		if d, ok := byLoc[c.Key()]; !ok || !d.Keep {
+			bad("cluster of %s: not a kept page", c.Key())
+		}
+		if c.Size != 1+len(c.Dropped) || len(c.Dropped) != members[k] {
+			bad("cluster of %s: size %d, %d dropped, %d pages name it as kept_by", c.RecordID, c.Size, len(c.Dropped), members[k])
+		}
+	}
+	if len(seen) != len(members) {
+		bad("%d clusters, %d kept pages with drops", len(seen), len(members))
+	}
+	return errs
+}

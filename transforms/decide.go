@@ -1,0 +1,590 @@
+package transforms
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/warc"
+)
+
+// Methods of a decision line besides the signature scheme (dedup).
+const (
+	DecideExactText = dedup.DecideExactText
+	DecideNoText    = dedup.DecideNoText
+)
+
+func init() {
+	for _, t := range []any{Page{}, PageState{}, Edge{}, pairEnd{}, roundMsg{}, residualItem{}, Decided{}, ClusterRecord{}} {
+		beam.RegisterType(reflect.TypeOf(t))
+	}
+	register.Function1x2[Page, string, Page](keyPage)
+	register.Function1x2[Doc, string, int](keyDocOne)
+	register.Function2x2[string, Page, string, PageState](initialState)
+	register.Function2x1[Page, Page, Page](higherPriority)
+	register.Function2x0[PairRecord, func(string, pairEnd)](pairEnds)
+	register.Function2x0[Decided, func(string, Decided)](dropKey)
+	register.Emitter2[string, Decided]()
+	register.DoFn5x1[string, func(*Page) bool, func(*int) bool, func(string, Page), func(Page), error](&splitSignedFn{})
+	register.DoFn3x0[Page, func(Decided), func(string, Page)](&byDigestFn{})
+	register.DoFn4x1[string, func(*Page) bool, func(*Page) bool, func(Decided), error](&exactTextFn{})
+	register.DoFn4x1[string, func(*Page) bool, func(*pairEnd) bool, func(string, pairEnd), error](&orientAFn{})
+	register.DoFn4x1[string, func(*Page) bool, func(*pairEnd) bool, func(string, Edge), error](&orientBFn{})
+	register.DoFn4x1[string, func(*PageState) bool, func(*Edge) bool, func(string, roundMsg), error](&broadcastFn{})
+	register.DoFn6x1[string, func(*PageState) bool, func(*roundMsg) bool, func(string, PageState), func(string, Edge), func(string, PageState), error](&stepFn{})
+	register.DoFn5x1[string, func(*PageState) bool, func(*roundMsg) bool, func(string, PageState), func(int, residualItem), error](&tailFn{})
+	register.DoFn5x1[context.Context, int, func(*residualItem) bool, func(string, PageState), func(int), error](&residualFn{})
+	register.DoFn4x1[string, func(*PageState) bool, func(*Edge) bool, func(string, Edge), error](&keptNeighboursFn{})
+	register.DoFn5x1[string, func(*Page) bool, func(*PageState) bool, func(*Edge) bool, func(Decided), error](&decideFn{})
+	register.DoFn3x0[context.Context, Decided, func(string, int)](&decisionStatFn{})
+	register.DoFn4x0[string, func(*Decided) bool, func(ClusterRecord), func(int)](&clusterFn{})
+	register.Function1x2[Decided, string, error](decisionLine)
+	register.Function1x2[int, string, int](clusterStat)
+	register.Function1x2[ClusterRecord, string, error](clusterLine)
+	register.Emitter1[Decided]()
+	register.Emitter2[string, Page]()
+	register.Emitter1[Page]()
+	register.Emitter2[string, pairEnd]()
+	register.Emitter2[string, Edge]()
+	register.Emitter2[string, roundMsg]()
+	register.Emitter2[string, PageState]()
+	register.Emitter2[int, residualItem]()
+	register.Emitter1[ClusterRecord]()
+	register.Iter1[Page]()
+	register.Iter1[PageState]()
+	register.Iter1[Edge]()
+	register.Iter1[pairEnd]()
+	register.Iter1[roundMsg]()
+	register.Iter1[residualItem]()
+	register.Iter1[Decided]()
+}
+
+var (
+	decideKept     = beam.NewCounter("decide", "kept")
+	decideDropped  = beam.NewCounter("decide", "dropped")
+	decideResidual = beam.NewCounter("decide", "residual_pages")
+)
+
+// Statistics Decide adds to summary.json.
+const (
+	StatKept           = "kept"
+	StatDropped        = "dropped"
+	StatDecideResidual = "decide_residual"
+	statClusterPrefix  = "cluster_size/"
+)
+
+// Page is a WARC record that passed the page policy (it became text), with
+// its rank under the keep policy and its text digest (dedup.Page). Decide
+// keys it by its warc.Ref.ID.
+type Page = dedup.Page
+
+// PageState is a page's state in the decision rounds (a match.State) with
+// its rank.
+type PageState struct {
+	State uint8
+	Rank  string
+}
+
+// Edge is a near-duplicate pair oriented by priority: Hi ranks before Lo
+// (page keys, warc.Ref.ID). It carries what a dropped Lo's decision line
+// and cluster say about Hi.
+type Edge struct {
+	Hi, Lo  string
+	HiRank  string
+	HiRef   warc.Ref
+	Jaccard float64
+}
+
+// DecisionRecord is one line of decisions-*.jsonl (dedup.Decision).
+type DecisionRecord = dedup.Decision
+
+// ClusterRecord is one line of clusters-*.jsonl (dedup.Cluster).
+type ClusterRecord = dedup.Cluster
+
+// Decided is a decision with the identity of the kept page that dropped it
+// (zero when kept), from which clusters are formed.
+type Decided struct {
+	Line   DecisionRecord
+	Keeper warc.Ref
+}
+
+// DecideResult is what Decide returns.
+type DecideResult struct {
+	Decisions    beam.PCollection // Decided, one per page
+	Clusters     beam.PCollection // ClusterRecord
+	ClusterSizes beam.PCollection // int, the size of each cluster
+	Residual     beam.PCollection // int, the number of pages decided on the residual worker (one element)
+}
+
+// decisionStats adds the statistics of r to st: kept and dropped pages,
+// pages decided on the residual worker, and clusters per size.
+func decisionStats(s beam.Scope, st *Stats, r DecideResult) {
+	s = s.Scope("DecisionStats")
+	st.Add(beam.CombinePerKey(s, sumInt, beam.Flatten(s,
+		beam.ParDo(s, &decisionStatFn{}, r.Decisions),
+		beam.ParDo(s, clusterStat, r.ClusterSizes))))
+	st.Sum(s, StatDecideResidual, r.Residual)
+}
+
+// decisionStatFn counts a decision as kept or dropped.
+type decisionStatFn struct{}
+
+func (*decisionStatFn) ProcessElement(ctx context.Context, d Decided, emit func(string, int)) {
+	if d.Line.Keep {
+		decideKept.Inc(ctx, 1)
+		emit(StatKept, 1)
+	} else {
+		decideDropped.Inc(ctx, 1)
+		emit(StatDropped, 1)
+	}
+}
+
+func clusterStat(size int) (string, int) { return statClusterPrefix + strconv.Itoa(size), 1 }
+
+// Decide keeps or drops every page (Page, from Extract) and returns one
+// decision per page and the clusters (a kept page with the pages it drops).
+//
+// Pages that reached matching (their key is in docs) are decided by the
+// near-duplicate pairs: the lexicographically-first maximal independent set
+// of the pair graph in priority order (see match.DecideSequential). The
+// pairs are oriented by rank with two joins, then p.DecideRounds synchronous
+// rounds of Blelloch, Fineman and Shun (SPAA 2012) run as joins, each page a
+// key of its own: in a round every page still undecided learns the states of
+// its higher-priority neighbours (join on the neighbour) and takes
+// match.Step (join on the page). Decided pages leave the rounds after
+// telling their neighbours once, and pairs leave with them. Pages still
+// undecided after the rounds (the residual; none on a graph whose priority
+// chains are shorter than about half the rounds) are gathered on one worker
+// and decided by match.ResolveResidual, which gives the same result. A last
+// pair of joins gives each dropped page its highest-priority kept
+// neighbour. Pages without enough signatures are decided by exact text
+// (DecideExactText, one combine and one join on the text digest) or kept
+// (DecideNoText). The result equals dedup.Decide's. Kept and dropped
+// pages, residual pages and cluster sizes are added to st. Cost and worst
+// case: docs/design.md.
+func Decide(s beam.Scope, st *Stats, pages, docs, pairs beam.PCollection, p config.Params) (DecideResult, error) {
+	s = s.Scope("Decide")
+	if _, err := p.Policy(); err != nil {
+		return DecideResult{}, err
+	}
+	method := p.Method
+	if method == "" {
+		method = config.MethodSpotSigs
+	}
+	signed, unsigned := beam.ParDo2(s, &splitSignedFn{}, beam.CoGroupByKey(s,
+		beam.ParDo(s, keyPage, pages), beam.ParDo(s, keyDocOne, docs)))
+
+	// Pages without signatures: no text, or exact copies by text digest.
+	noText, byDigest := beam.ParDo2(s, &byDigestFn{}, unsigned)
+	keepers := beam.CombinePerKey(s, higherPriority, byDigest)
+	exact := beam.ParDo(s, &exactTextFn{}, beam.CoGroupByKey(s, byDigest, keepers))
+
+	// Orient the pairs by rank.
+	halves := beam.ParDo(s, &orientAFn{}, beam.CoGroupByKey(s, signed, beam.ParDo(s, pairEnds, pairs)))
+	edges := beam.ParDo(s, &orientBFn{}, beam.CoGroupByKey(s, signed, halves))
+
+	// Rounds.
+	states := beam.ParDo(s, initialState, signed)
+	active := edges
+	var finals []beam.PCollection
+	for r := 0; r < p.DecideRounds; r++ {
+		rs := s.Scope(fmt.Sprintf("Round%02d", r+1))
+		msgs := beam.ParDo(rs, &broadcastFn{}, beam.CoGroupByKey(rs, states, active))
+		var final beam.PCollection
+		states, active, final = beam.ParDo3(rs, &stepFn{}, beam.CoGroupByKey(rs, states, msgs))
+		finals = append(finals, final)
+	}
+	ts := s.Scope("Residual")
+	msgs := beam.ParDo(ts, &broadcastFn{}, beam.CoGroupByKey(ts, states, active))
+	final, residual := beam.ParDo2(ts, &tailFn{}, beam.CoGroupByKey(ts, states, msgs))
+	resolved, residualCount := beam.ParDo2(ts, &residualFn{}, beam.GroupByKey(ts, residual))
+	finals = append(finals, final, resolved)
+	finalStates := beam.Flatten(s, finals...)
+
+	// Each dropped page's highest-priority kept neighbour.
+	kept := beam.ParDo(s, &keptNeighboursFn{}, beam.CoGroupByKey(s, finalStates, edges))
+	matched := beam.ParDo(s, &decideFn{Method: method}, beam.CoGroupByKey(s, signed, finalStates, kept))
+
+	decisions := beam.Flatten(s, matched, exact, noText)
+	dropped := beam.ParDo(s, dropKey, decisions)
+	clusters, sizes := beam.ParDo2(s, &clusterFn{}, beam.GroupByKey(s, dropped))
+	r := DecideResult{Decisions: decisions, Clusters: clusters, ClusterSizes: sizes, Residual: residualCount}
+	decisionStats(s, st, r)
+	return r, nil
+}
+
+func keyPage(p Page) (string, Page) { return p.ID(), p }
+
+func keyDocOne(d Doc) (string, int) { return d.ID(), 1 }
+
+func initialState(key string, p Page) (string, PageState) {
+	return key, PageState{State: uint8(match.Undecided), Rank: p.Rank}
+}
+
+// higherPriority is the page of smaller rank.
+func higherPriority(a, b Page) Page {
+	if b.Rank < a.Rank {
+		return b
+	}
+	return a
+}
+
+// dropKey keys each dropped page by the kept page that dropped it.
+func dropKey(d Decided, emit func(string, Decided)) {
+	if !d.Line.Keep {
+		emit(d.Keeper.ID(), d)
+	}
+}
+
+// splitSignedFn sends each page to signed (KV<key, Page>) when it reached
+// matching, else to unsigned.
+type splitSignedFn struct{}
+
+func (*splitSignedFn) ProcessElement(key string, pages func(*Page) bool, docs func(*int) bool, signed func(string, Page), unsigned func(Page)) error {
+	var p Page
+	if !pages(&p) {
+		return fmt.Errorf("decide: document %x has no page", key)
+	}
+	var n int
+	if docs(&n) {
+		signed(key, p)
+	} else {
+		unsigned(p)
+	}
+	return nil
+}
+
+// byDigestFn keeps pages with an empty text (DecideNoText) and keys the
+// others by their text digest.
+type byDigestFn struct{}
+
+func (*byDigestFn) ProcessElement(p Page, noText func(Decided), emit func(string, Page)) {
+	if p.Digest == "" {
+		noText(Decided{Line: decisionLineFor(p, DecideNoText)})
+		return
+	}
+	emit(p.Digest, p)
+}
+
+// exactTextFn decides the pages of one text digest: the keeper (the page of
+// smallest rank, from the combine) is kept, every other page dropped by it
+// with Jaccard 1.
+type exactTextFn struct{}
+
+func (*exactTextFn) ProcessElement(digest string, pages func(*Page) bool, keepers func(*Page) bool, emit func(Decided)) error {
+	var k Page
+	if !keepers(&k) {
+		return fmt.Errorf("decide: text digest %s has no keeper", digest)
+	}
+	var p Page
+	for pages(&p) {
+		d := Decided{Line: decisionLineFor(p, DecideExactText)}
+		if p.Ref != k.Ref {
+			d.Line.Keep, d.Line.KeptBy, d.Line.KeptByURI, d.Line.Jaccard = false, k.RecordID, k.URI, 1
+			d.Keeper = k.Ref
+		}
+		emit(d)
+	}
+	return nil
+}
+
+func decisionLineFor(p Page, method string) DecisionRecord {
+	return DecisionRecord{Ref: p.Ref, Keep: true, Method: method}
+}
+
+// pairEnd is one end of a pair on its way to orientation: the other page's
+// key and, once known, this end's page.
+type pairEnd struct {
+	Other   string
+	Jaccard float64
+	Page    Page
+}
+
+// pairEnds keys a pair by its first document.
+func pairEnds(p PairRecord, emit func(string, pairEnd)) {
+	emit(p.A().ID(), pairEnd{Other: p.B().ID(), Jaccard: p.Jaccard})
+}
+
+// orientAFn attaches the first page to each of its pair ends and sends them
+// to the second page.
+type orientAFn struct{}
+
+func (*orientAFn) ProcessElement(key string, pages func(*Page) bool, ends func(*pairEnd) bool, emit func(string, pairEnd)) error {
+	var p Page
+	have := pages(&p)
+	var e pairEnd
+	for ends(&e) {
+		if !have {
+			return fmt.Errorf("decide: pair with %x, which reached no decision", key)
+		}
+		emit(e.Other, pairEnd{Other: key, Jaccard: e.Jaccard, Page: p})
+	}
+	return nil
+}
+
+// orientBFn orients each pair of the second page by rank.
+type orientBFn struct{}
+
+func (*orientBFn) ProcessElement(key string, pages func(*Page) bool, ends func(*pairEnd) bool, emit func(string, Edge)) error {
+	var b Page
+	have := pages(&b)
+	var e pairEnd
+	for ends(&e) {
+		if !have {
+			return fmt.Errorf("decide: pair with %x, which reached no decision", key)
+		}
+		hi, lo := e.Page, b
+		if lo.Rank < hi.Rank {
+			hi, lo = lo, hi
+		}
+		if hi.Rank == lo.Rank {
+			return fmt.Errorf("decide: pages %s and %s have the same rank", hi.Key(), lo.Key())
+		}
+		emit(hi.ID(), Edge{Hi: hi.ID(), Lo: lo.ID(), HiRank: hi.Rank, HiRef: hi.Ref, Jaccard: e.Jaccard})
+	}
+	return nil
+}
+
+// roundMsg tells the lower page of Edge the state its higher page had at
+// the start of the round (Keep or Undecided; a dropped page tells nothing).
+type roundMsg struct {
+	State uint8
+	Edge  Edge
+}
+
+// broadcastFn is the first join of a round, keyed by the higher page: it
+// sends the page's state along each of its remaining edges.
+type broadcastFn struct{}
+
+func (*broadcastFn) ProcessElement(key string, states func(*PageState) bool, edges func(*Edge) bool, emit func(string, roundMsg)) error {
+	var st PageState
+	have := states(&st)
+	var e Edge
+	for edges(&e) {
+		if !have {
+			return fmt.Errorf("decide: edge from %x, which is not in the rounds", key)
+		}
+		if s := match.State(st.State); s == match.Keep || s == match.Undecided {
+			emit(e.Lo, roundMsg{State: st.State, Edge: e})
+		}
+	}
+	return nil
+}
+
+// stepFn is the second join of a round, keyed by the page: a page decided
+// in the previous round (it has now told its neighbours) leaves on final; an
+// undecided page takes match.Step and stays in the rounds (next), and while
+// it stays undecided the edges from its undecided higher neighbours stay
+// active (carry, keyed by the higher page).
+type stepFn struct{}
+
+func (*stepFn) ProcessElement(key string, states func(*PageState) bool, msgs func(*roundMsg) bool, next func(string, PageState), carry func(string, Edge), final func(string, PageState)) error {
+	var st PageState
+	if !states(&st) {
+		return fmt.Errorf("decide: message to %x, which is not in the rounds", key)
+	}
+	var m roundMsg
+	if match.State(st.State) != match.Undecided {
+		for msgs(&m) {
+		}
+		final(key, st)
+		return nil
+	}
+	var sawKeep bool
+	var waiting []Edge
+	for msgs(&m) {
+		switch match.State(m.State) {
+		case match.Keep:
+			sawKeep, waiting = true, nil
+		case match.Undecided:
+			if !sawKeep {
+				waiting = append(waiting, m.Edge)
+			}
+		}
+	}
+	st.State = uint8(match.Step(sawKeep, len(waiting) > 0))
+	next(key, st)
+	if match.State(st.State) == match.Undecided {
+		for _, e := range waiting {
+			carry(e.Hi, e)
+		}
+	}
+	return nil
+}
+
+// residualItem is a page still undecided after the rounds: its rank,
+// whether a kept higher neighbour drops it, and its undecided higher
+// neighbours (with ranks).
+type residualItem struct {
+	Key     string
+	Rank    string
+	SawKeep bool
+	Higher  []Edge
+}
+
+// tailFn ends the rounds: pages decided leave on final, undecided ones go
+// to the single residual key with their remaining edges.
+type tailFn struct{}
+
+func (*tailFn) ProcessElement(key string, states func(*PageState) bool, msgs func(*roundMsg) bool, final func(string, PageState), residual func(int, residualItem)) error {
+	var st PageState
+	if !states(&st) {
+		return fmt.Errorf("decide: message to %x, which is not in the rounds", key)
+	}
+	var m roundMsg
+	if match.State(st.State) != match.Undecided {
+		for msgs(&m) {
+		}
+		final(key, st)
+		return nil
+	}
+	it := residualItem{Key: key, Rank: st.Rank}
+	for msgs(&m) {
+		switch match.State(m.State) {
+		case match.Keep:
+			it.SawKeep = true
+		case match.Undecided:
+			it.Higher = append(it.Higher, m.Edge)
+		}
+	}
+	residual(0, it)
+	return nil
+}
+
+// residualFn decides the residual pages in one place with
+// match.ResolveResidual.
+type residualFn struct{}
+
+func (*residualFn) ProcessElement(ctx context.Context, _ int, items func(*residualItem) bool, final func(string, PageState), count func(int)) error {
+	var all []residualItem
+	var it residualItem
+	for items(&it) {
+		all = append(all, it)
+		it = residualItem{}
+	}
+	slices.SortFunc(all, func(a, b residualItem) int {
+		switch {
+		case a.Key < b.Key:
+			return -1
+		case a.Key > b.Key:
+			return 1
+		}
+		return 0
+	})
+	index := make(map[string]int, len(all))
+	ranks := make([]string, len(all))
+	states := make([]match.State, len(all))
+	for i, it := range all {
+		index[it.Key], ranks[i] = i, it.Rank
+		if it.SawKeep {
+			states[i] = match.Drop
+		}
+	}
+	var pairs []match.Pair
+	for i, it := range all {
+		for _, e := range it.Higher {
+			j, ok := index[e.Hi]
+			if !ok {
+				return fmt.Errorf("decide: residual page %x has an undecided neighbour %x outside the residual", it.Key, e.Hi)
+			}
+			pairs = append(pairs, match.Pair{A: min(i, j), B: max(i, j), Jaccard: e.Jaccard})
+		}
+	}
+	match.ResolveResidual(ranks, pairs, states)
+	decideResidual.Inc(ctx, int64(len(all)))
+	count(len(all))
+	for i, it := range all {
+		final(it.Key, PageState{State: uint8(states[i]), Rank: it.Rank})
+	}
+	return nil
+}
+
+// keptNeighboursFn sends every edge of a kept page to the lower page.
+type keptNeighboursFn struct{}
+
+func (*keptNeighboursFn) ProcessElement(key string, states func(*PageState) bool, edges func(*Edge) bool, emit func(string, Edge)) error {
+	var st PageState
+	have := states(&st)
+	var e Edge
+	for edges(&e) {
+		if !have {
+			return fmt.Errorf("decide: edge from %x, which has no final state", key)
+		}
+		if match.State(st.State) == match.Keep {
+			emit(e.Lo, e)
+		}
+	}
+	return nil
+}
+
+// decideFn writes a matched page's decision: kept, or dropped by its
+// highest-priority kept neighbour.
+type decideFn struct {
+	Method string
+}
+
+func (fn *decideFn) ProcessElement(key string, pages func(*Page) bool, states func(*PageState) bool, kept func(*Edge) bool, emit func(Decided)) error {
+	var p Page
+	var st PageState
+	if !pages(&p) || !states(&st) {
+		return fmt.Errorf("decide: page %x has no page or no final state", key)
+	}
+	d := Decided{Line: decisionLineFor(p, fn.Method)}
+	var best Edge
+	var e Edge
+	for kept(&e) {
+		if best.Hi == "" || e.HiRank < best.HiRank {
+			best = e
+		}
+	}
+	switch match.State(st.State) {
+	case match.Keep:
+	case match.Drop:
+		if best.Hi == "" {
+			return fmt.Errorf("decide: page %x dropped without a kept neighbour", key)
+		}
+		d.Line.Keep, d.Line.KeptBy, d.Line.KeptByURI, d.Line.Jaccard = false, best.HiRef.RecordID, best.HiRef.URI, best.Jaccard
+		d.Keeper = best.HiRef
+	default:
+		return fmt.Errorf("decide: page %x left undecided", key)
+	}
+	emit(d)
+	return nil
+}
+
+// clusterFn forms the cluster of one kept page from the pages it dropped.
+type clusterFn struct{}
+
+func (*clusterFn) ProcessElement(_ string, dropped func(*Decided) bool, emit func(ClusterRecord), size func(int)) {
+	var c ClusterRecord
+	var d Decided
+	for dropped(&d) {
+		c.Ref = d.Keeper
+		c.Dropped = append(c.Dropped, d.Line.RecordID)
+	}
+	slices.Sort(c.Dropped)
+	c.Size = 1 + len(c.Dropped)
+	emit(c)
+	size(c.Size)
+}
+
+// WriteDecisions writes the decisions (Decided) as JSON lines (see
+// DecisionRecord) to <dir>/decisions-SSSSS-of-NNNNN.jsonl, and the clusters
+// (ClusterRecord) to <dir>/clusters-SSSSS-of-NNNNN.jsonl, see WriteLines.
+func WriteDecisions(s beam.Scope, dir string, shards int, r DecideResult) {
+	s = s.Scope("WriteDecisions")
+	WriteLines(s, dir, "decisions", shards, beam.ParDo(s, decisionLine, r.Decisions))
+	WriteLines(s, dir, "clusters", shards, beam.ParDo(s, clusterLine, r.Clusters))
+}
+
+func decisionLine(d Decided) (string, error) { return jsonLine(d.Line) }
+
+func clusterLine(c ClusterRecord) (string, error) { return jsonLine(c) }
