@@ -18,62 +18,96 @@ import (
 // stay a pair.
 
 // BlockCount is how many documents have a block outside (Periphery) and
-// inside (Main) their main content, and the distinct contexts of the
-// documents it is outside the main content of (Contexts: ascending, at most
-// config.MaxSharedBlockPages, the smallest ones; see Context). Counting contexts
-// rather than pages keeps the periphery of exact copies: a block beside
-// the same main content on a thousand copies of one page is one context.
+// inside (Main) their main content, and the contexts (Context) of the
+// documents that have it: Contexts of those it is outside the main content
+// of, All of every one; each ascending, distinct, the smallest
+// config.MaxSharedBlockPages only (a k-minimum-values sketch: exact below
+// k, an estimate of the distinct count above, see Distinct). Counting
+// contexts rather than pages keeps the blocks of exact copies: a block on a
+// thousand copies of one page is one context.
 type BlockCount struct {
 	Periphery, Main int
-	Contexts        []uint64
+	Contexts, All   []uint64
 }
 
 // Add returns the sum of two counts (the job's combiner): page counts
-// added, contexts united and cut to the config.MaxSharedBlockPages smallest, which
-// is associative and commutative, so any combining order gives the same
-// count.
+// added, context sketches united and cut to the smallest k, which is
+// associative and commutative, so any combining order gives the same count.
 func (c BlockCount) Add(o BlockCount) BlockCount {
-	out := BlockCount{Periphery: c.Periphery + o.Periphery, Main: c.Main + o.Main}
-	if len(c.Contexts)+len(o.Contexts) > 0 {
-		out.Contexts = make([]uint64, 0, min(len(c.Contexts)+len(o.Contexts), config.MaxSharedBlockPages))
+	return BlockCount{Periphery: c.Periphery + o.Periphery, Main: c.Main + o.Main,
+		Contexts: unite(c.Contexts, o.Contexts), All: unite(c.All, o.All)}
+}
+
+// unite returns the smallest config.MaxSharedBlockPages distinct values of
+// two ascending lists.
+func unite(x, y []uint64) []uint64 {
+	if len(x)+len(y) == 0 {
+		return nil
 	}
+	out := make([]uint64, 0, min(len(x)+len(y), config.MaxSharedBlockPages))
 	i, j := 0, 0
-	for len(out.Contexts) < config.MaxSharedBlockPages && (i < len(c.Contexts) || j < len(o.Contexts)) {
+	for len(out) < config.MaxSharedBlockPages && (i < len(x) || j < len(y)) {
 		var v uint64
 		switch {
-		case j >= len(o.Contexts) || (i < len(c.Contexts) && c.Contexts[i] < o.Contexts[j]):
-			v = c.Contexts[i]
+		case j >= len(y) || (i < len(x) && x[i] < y[j]):
+			v = x[i]
 			i++
-		case i >= len(c.Contexts) || o.Contexts[j] < c.Contexts[i]:
-			v = o.Contexts[j]
+		case i >= len(x) || y[j] < x[i]:
+			v = y[j]
 			j++
 		default: // equal
-			v = c.Contexts[i]
+			v = x[i]
 			i++
 			j++
 		}
-		out.Contexts = append(out.Contexts, v)
+		out = append(out, v)
 	}
 	return out
 }
 
-// Shared reports whether a block with these counts is shared boilerplate
-// for minPages (0: never): outside the main content of pages with at least
-// minPages different contexts, and of more pages than it is main content
-// of.
-func (c BlockCount) Shared(minPages int) bool {
-	return minPages > 0 && len(c.Contexts) >= minPages && c.Periphery > c.Main
+// Distinct estimates the number of distinct values a sketch (Add) was
+// built from: exact when it holds fewer than k values, else the
+// k-minimum-values estimate (k−1)·2^64 / (k-th smallest) (Bar-Yossef et
+// al. 2002). Context hashes are FNV-1a block hashes, uniform enough for
+// this.
+func Distinct(sketch []uint64) float64 {
+	k := config.MaxSharedBlockPages
+	if len(sketch) < k {
+		return float64(len(sketch))
+	}
+	return float64(k-1) * 18446744073709551616.0 / (float64(sketch[k-1]) + 1)
 }
 
-// Context identifies what a document is about, for BlockCount: the
-// smallest hash of its blocks inside the main content, or of all its
-// blocks if none is (a one-permutation MinHash over blocks, so exact
-// copies, and most near-duplicates, share it).
-func Context(blocks []spotsig.Block) uint64 {
+// Shared reports whether a block with these counts is shared boilerplate
+// for minPages (0: never). Either it lies outside the main content of
+// pages with at least minPages different contexts, and of more pages than
+// it is the main content of; or it is on pages with at least 2·minPages
+// different contexts and as many contexts as half its pages, whether
+// inside or outside their main content: text that many unrelated pages
+// carry (on a page with little text of its own a notice is the largest
+// block and looks like main content), unlike an article copied to many
+// sites, whose copies share their other blocks too and so their context.
+func (c BlockCount) Shared(minPages int) bool {
+	if minPages <= 0 {
+		return false
+	}
+	if len(c.Contexts) >= minPages && c.Periphery > c.Main {
+		return true
+	}
+	d := Distinct(c.All)
+	return d >= float64(2*minPages) && 2*d >= float64(c.Periphery+c.Main)
+}
+
+// Context identifies what a document is about apart from the block
+// exclude, for BlockCount: the smallest hash of its other blocks inside
+// the main content, or of all its other blocks if none is, or 0 (a
+// one-permutation MinHash over blocks: exact copies share it, and so do
+// near-duplicates with probability their block Jaccard).
+func Context(blocks []spotsig.Block, exclude uint64) uint64 {
 	ctx, any := uint64(0), false
 	for _, main := range []bool{true, false} {
 		for _, b := range blocks {
-			if (b.Main || !main) && (!any || b.Hash < ctx) {
+			if b.Hash != exclude && (b.Main || !main) && (!any || b.Hash < ctx) {
 				ctx, any = b.Hash, true
 			}
 		}
@@ -85,12 +119,12 @@ func Context(blocks []spotsig.Block) uint64 {
 }
 
 // Count is the contribution to BlockCount of block b of a document whose
-// Context is ctx.
+// Context apart from b is ctx.
 func Count(b spotsig.Block, ctx uint64) BlockCount {
 	if b.Main {
-		return BlockCount{Main: 1}
+		return BlockCount{Main: 1, All: []uint64{ctx}}
 	}
-	return BlockCount{Periphery: 1, Contexts: []uint64{ctx}}
+	return BlockCount{Periphery: 1, Contexts: []uint64{ctx}, All: []uint64{ctx}}
 }
 
 // BlockCounts counts, per block hash, the documents that have the block
@@ -100,9 +134,8 @@ func Count(b spotsig.Block, ctx uint64) BlockCount {
 func BlockCounts(docs []Doc) map[uint64]BlockCount {
 	n := map[uint64]BlockCount{}
 	for _, d := range docs {
-		ctx := Context(d.Blocks)
 		for _, b := range d.Blocks {
-			n[b.Hash] = n[b.Hash].Add(Count(b, ctx))
+			n[b.Hash] = n[b.Hash].Add(Count(b, Context(d.Blocks, b.Hash)))
 		}
 	}
 	return n

@@ -19,22 +19,26 @@ func vec(hs ...uint64) spotsig.Vector { return spotsig.NewVector(hs) }
 func TestDropSharedBlocks(t *testing.T) {
 	article := spotsig.Block{Hash: 1, Main: true, Vec: vec(10, 11, 12)}
 	notice := spotsig.Block{Hash: 2, Vec: vec(20, 21)}
-	syndicated := func(main bool) spotsig.Block { return spotsig.Block{Hash: 3, Main: main, Vec: vec(30, 31)} }
+	// A syndicated article: two paragraphs, the main content of two copies
+	// and beside it on two others.
+	syndicated := func(main bool) []spotsig.Block {
+		return []spotsig.Block{{Hash: 3, Main: main, Vec: vec(30, 31)}, {Hash: 8, Main: main, Vec: vec(80)}}
+	}
 	own := func(h uint64) spotsig.Block { return spotsig.Block{Hash: h, Vec: vec(h * 100)} }
 	other := spotsig.Block{Hash: 7, Main: true, Vec: vec(70, 71)}
 	docs := []Doc{
 		{Ref: warc.Ref{RecordID: "a"}, Blocks: []spotsig.Block{article, notice}},
 		{Ref: warc.Ref{RecordID: "b"}, Blocks: []spotsig.Block{other, notice}},
-		{Ref: warc.Ref{RecordID: "s1"}, Blocks: []spotsig.Block{syndicated(true), own(4)}},
-		{Ref: warc.Ref{RecordID: "s2"}, Blocks: []spotsig.Block{syndicated(true), own(5)}},
-		{Ref: warc.Ref{RecordID: "s3"}, Blocks: []spotsig.Block{syndicated(false), own(6)}},
-		{Ref: warc.Ref{RecordID: "s4"}, Blocks: []spotsig.Block{syndicated(false)}},
+		{Ref: warc.Ref{RecordID: "s1"}, Blocks: append(syndicated(true), own(4))},
+		{Ref: warc.Ref{RecordID: "s2"}, Blocks: append(syndicated(true), own(5))},
+		{Ref: warc.Ref{RecordID: "s3"}, Blocks: append(syndicated(false), own(6))},
+		{Ref: warc.Ref{RecordID: "s4"}, Blocks: syndicated(false)},
 	}
 	blocks, sigs := DropSharedBlocks(docs, 2)
 	if blocks != 2 || sigs != 4 {
 		t.Errorf("dropped %d blocks, %d signatures; want the notice twice: 2, 4", blocks, sigs)
 	}
-	want := [][]uint64{{10, 11, 12}, {70, 71}, {30, 31, 400}, {30, 31, 500}, {30, 31, 600}, {30, 31}}
+	want := [][]uint64{{10, 11, 12}, {70, 71}, {30, 31, 80, 400}, {30, 31, 80, 500}, {30, 31, 80, 600}, {30, 31, 80}}
 	for i, d := range docs {
 		if d.Blocks != nil || !equal(d.Vec.Hashes, want[i]) {
 			t.Errorf("%s: %v (blocks %v), want %v", d.RecordID, d.Vec.Hashes, d.Blocks, want[i])
@@ -45,6 +49,16 @@ func TestDropSharedBlocks(t *testing.T) {
 	docs = []Doc{{Blocks: []spotsig.Block{article, notice}}, {Blocks: []spotsig.Block{article, notice}}, {Blocks: []spotsig.Block{article, notice}}}
 	if b, _ := DropSharedBlocks(docs, 2); b != 0 || docs[0].Vec.Len() != 5 {
 		t.Errorf("exact copies: dropped %d, vector %v", b, docs[0].Vec)
+	}
+	// A notice that is the largest block of short pages (their main
+	// content by the layout) on pages of 2·minPages different contexts is
+	// shared too.
+	docs = nil
+	for i := range 4 {
+		docs = append(docs, Doc{Blocks: []spotsig.Block{{Hash: 2, Main: true, Vec: vec(20, 21)}, own(uint64(10 + i))}})
+	}
+	if b, _ := DropSharedBlocks(docs, 2); b != 4 || docs[0].Vec.Len() != 1 {
+		t.Errorf("notice as main content of short pages: dropped %d, vector %v", b, docs[0].Vec)
 	}
 	// Off: every block joins the vector.
 	docs = []Doc{{Blocks: []spotsig.Block{article, notice}}, {Blocks: []spotsig.Block{notice}}}

@@ -16,6 +16,7 @@ import (
 // groupSpec names one group's members by index into the corpus.
 type groupSpec struct {
 	home, guests []int32
+	cross        bool // only home–guest pairs (MatchCross)
 }
 
 func (s groupSpec) size() int { return len(s.home) + len(s.guests) }
@@ -31,6 +32,8 @@ type group struct {
 	pos       []int32 // corpus index
 	guest     []bool
 	firstHome int32   // smallest rank of a home document
+	cross     bool    // only home–guest pairs are reported (MatchCross)
+	firstGst  int32   // smallest rank of a guest (cross groups)
 	sigOff    []int32 // rank r's signatures are termOf[sigOff[r]:sigOff[r+1]]
 	termOf    []int32 // term id of each signature, in the vector's hash order
 	df        []int32 // document frequency of each term within the group
@@ -96,6 +99,8 @@ func (b *builder) build(docs []spotsig.Vector, lens []int, spec groupSpec, tau f
 		pos:       make([]int32, n),
 		guest:     make([]bool, n),
 		firstHome: int32(n),
+		firstGst:  int32(n),
+		cross:     spec.cross,
 		sigOff:    make([]int32, n+1),
 	}
 	total := 0
@@ -106,6 +111,9 @@ func (b *builder) build(docs []spotsig.Vector, lens []int, spec groupSpec, tau f
 		g.guest[r] = m.guest
 		if !m.guest && g.firstHome == int32(n) {
 			g.firstHome = int32(r)
+		}
+		if m.guest && g.firstGst == int32(n) {
+			g.firstGst = int32(r)
 		}
 		g.sigOff[r] = int32(total)
 		total += len(g.vecs[r].Hashes)

@@ -193,6 +193,40 @@ func MatchGroup(home, guests []spotsig.Vector, tau float64) []Pair {
 	return NewMatcher(t).run(docs, lens, []groupSpec{g}, t)
 }
 
+// MatchCross runs Algorithm 1 (§4.3) over the union of a and b and
+// returns only the pairs with one document in each: weighted Jaccard ≥ tau
+// (and > 0), once each, A < B, sorted; index i < len(a) is a[i], index
+// len(a)+j is b[j]. With MatchGroup of each part alone it gives exactly
+// MatchGroup of the union, so a group too large for one worker can be
+// matched as blocks (block-pair grid, transforms.MatchGroups): the queries
+// and pruning are MatchGroup's, only home–home and guest–guest candidates
+// are passed over. Uses all cores.
+func MatchCross(a, b []spotsig.Vector, tau float64) []Pair {
+	t := effectiveTau(tau)
+	if t > 1 {
+		return nil
+	}
+	docs := make([]spotsig.Vector, 0, len(a)+len(b))
+	docs = append(docs, a...)
+	docs = append(docs, b...)
+	lens := make([]int, len(docs))
+	g := groupSpec{cross: true}
+	for i, d := range docs {
+		if lens[i] = d.Len(); lens[i] == 0 {
+			continue
+		}
+		if i < len(a) {
+			g.home = append(g.home, int32(i))
+		} else {
+			g.guests = append(g.guests, int32(i))
+		}
+	}
+	if len(g.guests) == 0 {
+		return nil
+	}
+	return NewMatcher(t).run(docs, lens, []groupSpec{g}, t)
+}
+
 // scratch is a worker's per-query state: checked_i as generation stamps and
 // the signature visiting order.
 type scratch struct {
@@ -220,6 +254,9 @@ func (g *group) query(q int32, s *scratch) {
 	isGuest := g.guest[q]
 	if isGuest && q < g.firstHome {
 		return // only guests rank before it: nothing it may be paired with
+	}
+	if g.cross && !isGuest && q < g.firstGst {
+		return // cross group: only home documents rank before it
 	}
 	s.reset(len(g.lens))
 	L := int(g.lens[q])
@@ -280,6 +317,9 @@ func (g *group) query(q int32, s *scratch) {
 			s.stamp[r] = s.gen
 			if isGuest && g.guest[r] {
 				continue // guest–guest: not this group's pair
+			}
+			if g.cross && !isGuest && !g.guest[r] {
+				continue // cross group: home–home belongs to another group
 			}
 			var sim float64
 			var ok bool

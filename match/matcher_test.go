@@ -263,3 +263,41 @@ func FuzzMatchEqualsBruteForce(f *testing.F) {
 		}
 	})
 }
+
+// MatchCross of two blocks returns exactly the brute-force pairs with one
+// document in each block, at several τ, on the test corpora (near-duplicate
+// clusters among them).
+func TestMatchCrossEqualsBruteForce(t *testing.T) {
+	for ki, kind := range corpusKinds {
+		r := rand.New(rand.NewPCG(uint64(ki), 7))
+		docs := kind.gen(r, 300)
+		for _, tau := range []float64{0.2, 0.5, 0.9} {
+			all := BruteForce(docs, tau)
+			for _, cut := range []int{1, 100, 299} {
+				var want []Pair
+				for _, p := range all {
+					if p.A < cut && p.B >= cut {
+						want = append(want, p)
+					}
+				}
+				if d := diffPairs(MatchCross(docs[:cut], docs[cut:], tau), want); d != "" {
+					t.Errorf("%s/τ=%v/cut=%d: %s", kind.name, tau, cut, d)
+				}
+				if d := diffPairs(MatchCross(docs[cut:], docs[:cut], tau), shift(want, cut, len(docs)-cut)); d != "" {
+					t.Errorf("%s/τ=%v/cut=%d swapped: %s", kind.name, tau, cut, d)
+				}
+			}
+		}
+	}
+}
+
+// shift maps pairs of docs[:cut] × docs[cut:] to the indices of
+// MatchCross(docs[cut:], docs[:cut]): b block first (n2 documents).
+func shift(ps []Pair, cut, n2 int) []Pair {
+	out := make([]Pair, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, Pair{A: p.B - cut, B: n2 + p.A, Jaccard: p.Jaccard})
+	}
+	sortPairs(out)
+	return out
+}

@@ -69,9 +69,8 @@ func addBlockCounts(a, b dedup.BlockCount) dedup.BlockCount { return a.Add(b) }
 type blockCountsFn struct{}
 
 func (*blockCountsFn) ProcessElement(d Doc, emit func(uint64, dedup.BlockCount)) {
-	ctx := dedup.Context(d.Blocks)
 	for _, b := range d.Blocks {
-		emit(b.Hash, dedup.Count(b, ctx))
+		emit(b.Hash, dedup.Count(b, dedup.Context(d.Blocks, b.Hash)))
 	}
 }
 
