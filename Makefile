@@ -4,6 +4,7 @@ INPUT   ?= testdata/*.warc*
 OUTPUT  ?= out/
 BENCH   ?= .
 GOLDSET ?= ../shared/data/goldset
+GOLDSET_ML ?= ../shared/data/goldset-ml
 
 .PHONY: run test bench worker lint eval fuzz clean template template-metadata
 
@@ -41,9 +42,11 @@ lint:
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-## eval: every method on the gold set over a sweep of tau; writes docs/quality.md and its plot
+## eval: every method on the gold set over a sweep of tau, and SpotSigs per language on the
+## multilingual gold set; writes docs/quality.md and its plot
 eval:
-	$(GO) run ./cmd/ndd-eval sweep --warc $(GOLDSET)/gold.warc.gz --truth $(GOLDSET)/truth.jsonl --out docs/
+	$(GO) run ./cmd/ndd-eval sweep --warc $(GOLDSET)/gold.warc.gz --truth $(GOLDSET)/truth.jsonl \
+		--ml-warc $(GOLDSET_ML)/gold.warc.gz --ml-truth $(GOLDSET_ML)/truth.jsonl --out docs/
 
 clean:
 	rm -rf out bin

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ndd-beam/ndd-beam/match"
@@ -70,6 +71,7 @@ func DefaultParams() Params {
 		MaxTokens:       spotsig.DefaultMaxTokens,
 		MaxSignatures:   spotsig.DefaultMaxSignatures,
 		MinBlockTokens:  spotsig.DefaultMinBlockTokens,
+		Lang:            spotsig.DefaultLanguageMode,
 		ShingleK:        DefaultShingleK,
 	}
 }
@@ -148,6 +150,9 @@ func (p *Params) Validate() error {
 	}
 	if p.MinBlockTokens < 0 {
 		return Errorf("--min_block_tokens=%d: must be >= 0", p.MinBlockTokens)
+	}
+	if p.Lang != spotsig.LanguageAuto && !slices.Contains(spotsig.Languages(), p.Lang) {
+		return Errorf("--lang=%q: want %q or one of %v", p.Lang, spotsig.LanguageAuto, spotsig.Languages())
 	}
 	var set []spotsig.Antecedent
 	var err error

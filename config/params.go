@@ -87,6 +87,11 @@ type Params struct {
 	// toolbars, …), which spotsig drops by default
 	// (spotsig.WithMarkupBoilerplate, issue 10).
 	KeepMarkupBoilerplate bool `json:"keep_markup_boilerplate"`
+	// Lang is the language mode of spot signature extraction:
+	// spotsig.LanguageAuto (identify each document's language, the default)
+	// or a code of spotsig.Languages() forcing that language's data for
+	// every document. Empty means spotsig's default.
+	Lang string `json:"lang"`
 	// ShingleK is the shingle length in words for Method "shingles".
 	ShingleK int `json:"shingle_k,omitempty"`
 }

@@ -17,6 +17,9 @@ func (p Params) SpotSigOptions() []spotsig.Option {
 	if p.KeepMarkupBoilerplate {
 		opts = append(opts, spotsig.WithMarkupBoilerplate(false))
 	}
+	if p.Lang != "" {
+		opts = append(opts, spotsig.WithLanguage(p.Lang))
+	}
 	if p.Antecedents != "" {
 		opts = append(opts, spotsig.WithSpotSpec(p.Antecedents))
 	}

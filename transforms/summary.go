@@ -55,10 +55,15 @@ type Summary struct {
 	LargestGroup        int            `json:"largest_group"`         // documents in the largest group (home + guests)
 	Pairs               int            `json:"pairs"`                 // near-duplicate pairs written
 	Parameters          config.Params  `json:"parameters"`
-	Input               []string       `json:"input"`  // the input globs
-	Output              string         `json:"output"` // the output directory
-	Shards              int            `json:"shards"` // shards of pairs and rejects
-	Files               []string       `json:"files"`  // the WARC files read, sorted
+	// SpotSetSizes is the number of antecedent specs per language the
+	// extractor used ("und": pages of unidentified language), and
+	// LanguageData where those lists come from.
+	SpotSetSizes map[string]int `json:"spot_set_sizes,omitempty"`
+	LanguageData string         `json:"language_data,omitempty"`
+	Input        []string       `json:"input"`  // the input globs
+	Output       string         `json:"output"` // the output directory
+	Shards       int            `json:"shards"` // shards of pairs and rejects
+	Files        []string       `json:"files"`  // the WARC files read, sorted
 }
 
 // SkippedTotal is Σ Skipped.

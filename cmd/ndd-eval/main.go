@@ -156,6 +156,8 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 	defaultTau := fs.Float64("default-tau", config.DefaultTau, "the job's default τ, whose wrong pairs and sensitivity are reported")
 	sens := fs.Bool("sensitivity", true, "also vary each SpotSigs parameter by one step")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
+	mlWARC := fs.String("ml-warc", "", "multilingual labelled WARC file (optional; its truth needs \"lang\" per page): adds F1 per language")
+	mlTruth := fs.String("ml-truth", "", "truth file for --ml-warc")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -216,6 +218,21 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 			return fail(err)
 		}
 		rep.Sensitivity = rows
+	}
+	if *mlWARC != "" {
+		mlt, err := eval.LoadTruth(*mlTruth)
+		if err != nil {
+			return fail(err)
+		}
+		mlc, err := eval.LoadCorpus(*mlWARC, mlt)
+		if err != nil {
+			return fail(err)
+		}
+		ml, err := eval.Multilingual(mlc, cfg, eval.MultilingualVariants(), taus, *defaultTau, progress)
+		if err != nil {
+			return fail(err)
+		}
+		rep.Multilingual, rep.MultilingualSet = ml, filepath.Dir(*mlWARC)
 	}
 	if err := os.MkdirAll(*outDir, 0o755); err != nil {
 		return fail(err)
