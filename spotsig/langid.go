@@ -2,6 +2,8 @@ package spotsig
 
 import (
 	"bytes"
+	"math/bits"
+	"slices"
 	"sync"
 	"unicode/utf8"
 
@@ -33,7 +35,7 @@ const (
 const (
 	langMinLine     = 64
 	langScanBytes   = 4 << 10
-	langSampleBytes = 256
+	langSampleBytes = 256 // letters' worth: ×2 for Cyrillic, Greek, Arabic, Hebrew
 )
 
 // Script classes DetectLanguage weighs by letter bytes.
@@ -139,14 +141,18 @@ func langIDWhitelist() whatlanggo.Options {
 
 // DetectLanguage identifies the language of a document's text and returns
 // the ISO 639-1 code of one of Languages(), or LanguageUnknown. The text is
-// sampled (lines of at least 64 bytes, the first 16 KiB of them): the
-// script with the most letter bytes over those lines wins, and up to 1 KiB
-// of the lines written mainly in it go to the trigram identifier of
-// github.com/abadojack/whatlanggo, restricted to the languages that have
-// embedded data (Han without kana is Chinese, with kana Japanese). A text
-// without such lines is sampled from its start. Pages that mix scripts (a
-// Japanese manual quoting English commands) so get the language of their
-// prose. Cost is bounded per document (docs/benchmarks.md).
+// sampled (lines of at least 64 bytes, the first 4 KiB of them): the
+// script with the most letter bytes over those lines wins, and the lines
+// written mainly in it are the sample. The trigram identifier of
+// github.com/abadojack/whatlanggo decides on the first 256 letters' worth of
+// the sample (256 bytes of Latin, 512 of Cyrillic), among the languages with embedded data (Han without kana is
+// Chinese, with kana Japanese); for scripts shared by many languages it
+// compares only the three languages whose stopword lists match the most
+// tokens of the sample, because comparing every profile costs more than the
+// whole extraction (docs/benchmarks.md). A text without such lines is
+// sampled from its start. Pages that mix scripts (a Japanese manual quoting
+// English commands) so get the language of their prose. Cost is bounded
+// per document.
 func DetectLanguage(text []byte) string {
 	var bytesOf [numScripts]int
 	scanned := 0
@@ -160,8 +166,12 @@ func DetectLanguage(text []byte) string {
 		return scanned < langScanBytes
 	})
 	var sample []byte
+	var votes [64]int
+	vt := voteTable()
+	width := 1 // UTF-8 bytes per letter of the sample's script
 	if scanned == 0 {
-		sample = text[:min(len(text), langSampleBytes)]
+		sample = text[:min(len(text), langScanBytes)]
+		vote(vt, sample, &votes)
 	} else {
 		best := scriptNone
 		for s := scriptLatin; s < numScripts; s++ {
@@ -169,7 +179,7 @@ func DetectLanguage(text []byte) string {
 				best = s
 			}
 		}
-		sample = make([]byte, 0, langSampleBytes+256)
+		sample = make([]byte, 0, langScanBytes+256)
 		forEachLine(text, func(line []byte) bool {
 			if len(line) < langMinLine {
 				return true
@@ -178,10 +188,47 @@ func DetectLanguage(text []byte) string {
 				sample = append(sample, line...)
 				sample = append(sample, '\n')
 			}
-			return len(sample) < langSampleBytes
+			return len(sample) < langScanBytes
 		})
+		if best != scriptCJK {
+			vote(vt, sample, &votes)
+		}
+		switch best {
+		case scriptCyrillic, scriptGreek, scriptArabic, scriptHebrew:
+			width = 2
+		case scriptLatin, scriptNone:
+		default:
+			width = 3
+		}
 	}
-	info := whatlanggo.DetectWithOptions(string(sample), langIDWhitelist())
+	opts := langIDWhitelist()
+	// The three languages whose stopwords match most often, if any.
+	var top [3]int
+	n := 0
+	for k := range top {
+		b := -1
+		for i, v := range votes[:len(vt.codes)] {
+			if v > 0 && (b < 0 || v > votes[b]) && !slices.Contains(top[:n], i) {
+				b = i
+			}
+		}
+		if b < 0 {
+			break
+		}
+		top[k] = b
+		n++
+	}
+	if n > 0 {
+		wl := map[whatlanggo.Lang]bool{}
+		for _, i := range top[:n] {
+			for _, l := range vt.whatlang[i] {
+				wl[l] = true
+			}
+		}
+		opts = whatlanggo.Options{Whitelist: wl}
+	}
+	sample = sample[:min(len(sample), width*langSampleBytes)]
+	info := whatlanggo.DetectWithOptions(string(sample), opts)
 	if info.Lang < 0 {
 		return LanguageUnknown
 	}
@@ -189,10 +236,71 @@ func DetectLanguage(text []byte) string {
 	if m, ok := whatlangCode[c]; ok {
 		c = m
 	}
-	if c == "" {
+	if c == "" || !slices.Contains(vt.codes, c) {
 		return LanguageUnknown
 	}
 	return c
+}
+
+// votes is, for every stopword of the embedded languages, the set of
+// languages (bit i = Languages()[i]) whose list has it.
+type votes struct {
+	codes    []string
+	words    map[string]uint64
+	whatlang [][]whatlanggo.Lang // per language, whatlanggo's codes for it
+}
+
+var (
+	voteOnce sync.Once
+	voteData votes
+)
+
+func voteTable() *votes {
+	voteOnce.Do(func() {
+		v := &voteData
+		v.codes = Languages()
+		if len(v.codes) > 64 {
+			v.codes = v.codes[:64]
+		}
+		v.words = map[string]uint64{}
+		v.whatlang = make([][]whatlanggo.Lang, len(v.codes))
+		for i, c := range v.codes {
+			ws, _ := Stopwords(c)
+			for _, w := range ws {
+				if t, ok := singleToken(w); ok {
+					v.words[t] |= 1 << i
+				}
+			}
+		}
+		for l := range whatlanggo.Langs {
+			c := l.Iso6391()
+			if m, ok := whatlangCode[c]; ok {
+				c = m
+			}
+			if i := slices.Index(v.codes, c); i >= 0 {
+				v.whatlang[i] = append(v.whatlang[i], l)
+			}
+		}
+	})
+	return &voteData
+}
+
+// vote adds to votes[i] the tokens of sample that are stopwords of
+// language i.
+func vote(v *votes, sample []byte, out *[64]int) {
+	t := tokenizer{text: sample}
+	for {
+		tok, ok := t.next()
+		if !ok {
+			return
+		}
+		m := v.words[string(tok)]
+		for m != 0 {
+			i := bits.TrailingZeros64(m)
+			out[i]++
+			m &= m - 1
+		}
+	}
 }
 
 // forEachLine calls fn for each '\n'-separated line of text until fn
