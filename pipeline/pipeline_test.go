@@ -353,6 +353,7 @@ func TestValidateErrors(t *testing.T) {
 		{"antecedents", func(c *config.Config) { c.Antecedents = "the(0,3)" }, "--antecedents"},
 		{"antecedents file", func(c *config.Config) { c.Antecedents = "@" + filepath.Join(dir, "none.txt") }, "--antecedents"},
 		{"min_block_tokens", func(c *config.Config) { c.MinBlockTokens = -1 }, "--min_block_tokens"},
+		{"lang", func(c *config.Config) { c.Lang = "xx" }, "--lang"},
 		{"cap", func(c *config.Config) { c.MaxPayloadBytes = 0 }, "--max_payload_bytes"},
 		{"no input", func(c *config.Config) { c.Input = nil }, "--input"},
 		{"no output", func(c *config.Config) { c.Output = "" }, "--output"},
