@@ -30,12 +30,31 @@ const (
 // Sampling for DetectLanguage. Lines shorter than langMinLine bytes
 // (menus, buttons, bylines) are passed over; at most langScanBytes bytes of
 // lines are looked at, and at most langSampleBytes bytes of the lines in the
-// dominant script go to the identifier, so the cost per document is bounded
-// whatever its length.
+// dominant script go to the trigram identifier, so the cost per document is
+// bounded whatever its length.
 const (
 	langMinLine     = 64
 	langScanBytes   = 4 << 10
 	langSampleBytes = 256 // letters' worth: ×2 for Cyrillic, Greek, Arabic, Hebrew
+)
+
+// The stopword vote (weighted: a stopword of k embedded languages gives
+// each voteWeight/k, so words that tell languages apart count most)
+// decides alone when it is clear: the most-voted language has at least
+// langVoteMin stopword tokens' worth in the sample and at least
+// langVoteMargin times the votes of the next one. Otherwise the trigram
+// identifier decides among the three most-voted languages. Closely related
+// languages (es/pt/gl/ca, ru/bg) share much of their lists and often stay
+// below the margin, so they go to the trigrams; a page of one clear
+// language does not pay for them. The vote itself stops early once the
+// leader has langVoteEarly tokens' worth and langVoteEarlyMargin times the
+// runner-up (an English page: after a few lines).
+const (
+	voteWeight          = 60
+	langVoteMin         = 8
+	langVoteMargin      = 1.5
+	langVoteEarly       = 48
+	langVoteEarlyMargin = 6
 )
 
 // Script classes DetectLanguage weighs by letter bytes.
@@ -46,6 +65,7 @@ const (
 	scriptGreek
 	scriptArabic
 	scriptHebrew
+	scriptArmenian
 	scriptDevanagari
 	scriptCJK // Han, kana
 	scriptHangul
@@ -53,6 +73,20 @@ const (
 	scriptOther
 	numScripts
 )
+
+// scriptLanguage is the language of a script that only one embedded
+// language is written in, so that no identifier is needed. Hangul and
+// Hebrew have no embedded data (LanguageUnknown); CJK is decided by kana
+// (ja) or their absence (zh).
+var scriptLanguage = map[int]string{
+	scriptGreek:      "el",
+	scriptArmenian:   "hy",
+	scriptDevanagari: "hi",
+	scriptThai:       "th",
+	scriptHangul:     LanguageUnknown,
+	scriptHebrew:     LanguageUnknown,
+	scriptOther:      LanguageUnknown,
+}
 
 func scriptOf(r rune) int {
 	switch {
@@ -67,6 +101,8 @@ func scriptOf(r rune) int {
 		return scriptGreek
 	case r >= 0x400 && r <= 0x52f:
 		return scriptCyrillic
+	case r >= 0x531 && r <= 0x58a:
+		return scriptArmenian
 	case r >= 0x590 && r <= 0x5ff:
 		return scriptHebrew
 	case r >= 0x600 && r <= 0x6ff || r >= 0x750 && r <= 0x77f:
@@ -85,6 +121,21 @@ func scriptOf(r rune) int {
 	return scriptNone // punctuation, symbols
 }
 
+// asciiScript is scriptOf for the ASCII bytes.
+var asciiScript = func() (t [utf8.RuneSelf]uint8) {
+	for c := range t {
+		t[c] = uint8(scriptOf(rune(c)))
+	}
+	return t
+}()
+
+// isKana reports whether r is hiragana or katakana (not the prolonged
+// sound mark ー, which Chinese text does not use either but which says
+// little alone).
+func isKana(r rune) bool {
+	return r >= 0x3041 && r <= 0x30fa || r >= 0x31f0 && r <= 0x31ff || r >= 0xff66 && r <= 0xff9d
+}
+
 // dominantScript returns the script class of line with the most letter
 // bytes (UTF-8 bytes, so a kanji weighs three Latin letters, about a word's
 // share of text), and that byte count.
@@ -93,7 +144,7 @@ func dominantScript(line []byte) (int, int) {
 	for i := 0; i < len(line); {
 		c := line[i]
 		if c < utf8.RuneSelf {
-			n[scriptOf(rune(c))]++
+			n[asciiScript[c]]++
 			i++
 			continue
 		}
@@ -110,98 +161,88 @@ func dominantScript(line []byte) (int, int) {
 	return best, n[best]
 }
 
-var (
-	langIDOnce    sync.Once
-	langIDOptions whatlanggo.Options
-)
-
 // whatlangCode maps whatlanggo's ISO 639-1 codes to the folder names of
 // spotsig/lang where they differ (Norwegian Bokmål is "no" there).
 var whatlangCode = map[string]string{"nb": "no"}
 
-func langIDWhitelist() whatlanggo.Options {
-	langIDOnce.Do(func() {
-		have := map[string]bool{}
-		for _, c := range Languages() {
-			have[c] = true
-		}
-		langIDOptions.Whitelist = map[whatlanggo.Lang]bool{}
-		for l := range whatlanggo.Langs {
-			c := l.Iso6391()
-			if m, ok := whatlangCode[c]; ok {
-				c = m
-			}
-			if have[c] {
-				langIDOptions.Whitelist[l] = true
-			}
-		}
-	})
-	return langIDOptions
-}
-
 // DetectLanguage identifies the language of a document's text and returns
 // the ISO 639-1 code of one of Languages(), or LanguageUnknown. The text is
-// sampled (lines of at least 64 bytes, the first 4 KiB of them): the
-// script with the most letter bytes over those lines wins, and the lines
-// written mainly in it are the sample. The trigram identifier of
-// github.com/abadojack/whatlanggo decides on the first 256 letters' worth of
-// the sample (256 bytes of Latin, 512 of Cyrillic), among the languages with embedded data (Han without kana is
-// Chinese, with kana Japanese); for scripts shared by many languages it
-// compares only the three languages whose stopword lists match the most
-// tokens of the sample, because comparing every profile costs more than the
-// whole extraction (docs/benchmarks.md). A text without such lines is
-// sampled from its start. Pages that mix scripts (a Japanese manual quoting
-// English commands) so get the language of their prose. Cost is bounded
-// per document.
+// sampled (lines of at least 64 bytes, the first 4 KiB of them): the script
+// with the most letter bytes over those lines wins, and the lines written
+// mainly in it are the sample; a text without such lines is sampled from
+// its start. Pages that mix scripts (a Japanese manual quoting English
+// commands) so get the language of their prose. Then, in order of cost:
+//
+//   - a script only one embedded language uses decides alone (Greek el,
+//     Armenian hy, Devanagari hi, Thai th); Han with kana is Japanese,
+//     Han without kana Chinese; Hangul, Hebrew and other scripts have no
+//     data (LanguageUnknown);
+//   - for Latin, Cyrillic and Arabic script, each token of the sample that
+//     is a stopword of an embedded language is a vote for it; a clear vote
+//     (langVoteMin, langVoteMargin) decides;
+//   - otherwise the trigram identifier of github.com/abadojack/whatlanggo
+//     decides among the three most-voted languages, on the first 256
+//     letters' worth of the sample (256 bytes of Latin, 512 of Cyrillic or
+//     Arabic). Without any vote the text is LanguageUnknown.
+//
+// Cost is bounded per document (docs/benchmarks.md).
 func DetectLanguage(text []byte) string {
+	// One pass over the long lines: each line's script, remembered so the
+	// sample needs no second look.
+	type span struct {
+		line   []byte
+		script int
+	}
+	var lines [langScanBytes/langMinLine + 1]span
 	var bytesOf [numScripts]int
-	scanned := 0
+	nl, scanned := 0, 0
 	forEachLine(text, func(line []byte) bool {
 		if len(line) < langMinLine {
 			return true
 		}
 		s, n := dominantScript(line)
 		bytesOf[s] += n
+		lines[nl] = span{line, s}
+		nl++
 		scanned += len(line)
-		return scanned < langScanBytes
+		return scanned < langScanBytes && nl < len(lines)
 	})
 	var sample []byte
-	var votes [64]int
-	vt := voteTable()
-	width := 1 // UTF-8 bytes per letter of the sample's script
-	if scanned == 0 {
+	best := scriptNone
+	if nl == 0 {
 		sample = text[:min(len(text), langScanBytes)]
-		vote(vt, sample, &votes)
+		best, _ = dominantScript(sample)
 	} else {
-		best := scriptNone
 		for s := scriptLatin; s < numScripts; s++ {
 			if bytesOf[s] > bytesOf[best] {
 				best = s
 			}
 		}
-		sample = make([]byte, 0, langScanBytes+256)
-		forEachLine(text, func(line []byte) bool {
-			if len(line) < langMinLine {
-				return true
-			}
-			if s, _ := dominantScript(line); s == best {
-				sample = append(sample, line...)
+		sample = make([]byte, 0, scanned+nl)
+		for _, l := range lines[:nl] {
+			if l.script == best {
+				sample = append(sample, l.line...)
 				sample = append(sample, '\n')
 			}
-			return len(sample) < langScanBytes
-		})
-		if best != scriptCJK {
-			vote(vt, sample, &votes)
-		}
-		switch best {
-		case scriptCyrillic, scriptGreek, scriptArabic, scriptHebrew:
-			width = 2
-		case scriptLatin, scriptNone:
-		default:
-			width = 3
 		}
 	}
-	opts := langIDWhitelist()
+	switch best {
+	case scriptNone:
+		return LanguageUnknown
+	case scriptCJK:
+		return cjkLanguage(sample)
+	case scriptLatin, scriptCyrillic, scriptArabic:
+	default:
+		if l, ok := scriptLanguage[best]; ok {
+			return l
+		}
+		return LanguageUnknown
+	}
+	var votes [64]int
+	vt := voteTable()
+	if i := vote(vt, sample, &votes); i >= 0 {
+		return vt.codes[i]
+	}
 	// The three languages whose stopwords match most often, if any.
 	var top [3]int
 	n := 0
@@ -218,28 +259,59 @@ func DetectLanguage(text []byte) string {
 		top[k] = b
 		n++
 	}
-	if n > 0 {
-		wl := map[whatlanggo.Lang]bool{}
-		for _, i := range top[:n] {
-			for _, l := range vt.whatlang[i] {
-				wl[l] = true
-			}
+	switch {
+	case n == 0:
+		return LanguageUnknown
+	case votes[top[0]] >= langVoteMin*voteWeight && (n == 1 || float64(votes[top[0]]) >= langVoteMargin*float64(votes[top[1]])):
+		return vt.codes[top[0]]
+	case n == 1:
+		return vt.codes[top[0]]
+	}
+	wl := map[whatlanggo.Lang]bool{}
+	for _, i := range top[:n] {
+		for _, l := range vt.whatlang[i] {
+			wl[l] = true
 		}
-		opts = whatlanggo.Options{Whitelist: wl}
+	}
+	width := 1 // UTF-8 bytes per letter of the sample's script
+	if best != scriptLatin {
+		width = 2
 	}
 	sample = sample[:min(len(sample), width*langSampleBytes)]
-	info := whatlanggo.DetectWithOptions(string(sample), opts)
+	info := whatlanggo.DetectWithOptions(string(sample), whatlanggo.Options{Whitelist: wl})
 	if info.Lang < 0 {
-		return LanguageUnknown
+		return vt.codes[top[0]]
 	}
 	c := info.Lang.Iso6391()
 	if m, ok := whatlangCode[c]; ok {
 		c = m
 	}
-	if c == "" || !slices.Contains(vt.codes, c) {
-		return LanguageUnknown
+	if !slices.Contains(vt.codes, c) {
+		return vt.codes[top[0]]
 	}
 	return c
+}
+
+// cjkLanguage tells Japanese from Chinese: Japanese prose writes its
+// particles and inflections in kana (commonly a third or more of its
+// characters), Chinese has none. A sample with at least one kana per 20
+// Han characters is Japanese.
+func cjkLanguage(sample []byte) string {
+	kana, han := 0, 0
+	for i := 0; i < len(sample); {
+		r, size := utf8.DecodeRune(sample[i:])
+		i += size
+		switch {
+		case isKana(r):
+			kana++
+		case isIdeographic(r):
+			han++
+		}
+	}
+	if kana*20 >= han && kana > 0 {
+		return "ja"
+	}
+	return "zh"
 }
 
 // votes is, for every stopword of the embedded languages, the set of
@@ -285,20 +357,46 @@ func voteTable() *votes {
 	return &voteData
 }
 
-// vote adds to votes[i] the tokens of sample that are stopwords of
-// language i.
-func vote(v *votes, sample []byte, out *[64]int) {
+// vote adds to out[i] the votes of the tokens of sample that are
+// stopwords of language i (voteWeight/k for a stopword of k languages).
+// Every 16 stopword tokens it checks whether the vote is already decided
+// beyond doubt — the leader has langVoteEarly tokens' worth and
+// langVoteEarlyMargin times the runner-up — and then stops and returns the
+// leader, so a page of one clear language pays for a few lines of
+// tokenizing, not for the whole sample. Otherwise it returns -1.
+func vote(v *votes, sample []byte, out *[64]int) int {
 	t := tokenizer{text: sample}
+	hits := 0
 	for {
 		tok, ok := t.next()
 		if !ok {
-			return
+			return -1
 		}
 		m := v.words[string(tok)]
+		if m == 0 {
+			continue
+		}
+		w := voteWeight / bits.OnesCount64(m)
 		for m != 0 {
 			i := bits.TrailingZeros64(m)
-			out[i]++
+			out[i] += w
 			m &= m - 1
+		}
+		if hits++; hits%16 == 0 {
+			a, b := 0, 0 // leader, runner-up
+			for i, x := range out[:len(v.codes)] {
+				if x > out[a] {
+					a = i
+				}
+			}
+			for i, x := range out[:len(v.codes)] {
+				if i != a && x > b {
+					b = x
+				}
+			}
+			if out[a] >= langVoteEarly*voteWeight && out[a] >= langVoteEarlyMargin*b {
+				return a
+			}
 		}
 	}
 }
