@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Extractor turns plain text into spot signatures (paper §3). It holds
@@ -321,7 +322,14 @@ func (e *Extractor) scan(s *scratch, d *langData, text []byte, st *ExtractStats)
 			// the text): a '\n' before tok is the one that ended the
 			// previous token or one among the separators in between.
 			p1 := t.pos
-			nl := termNL || bytes.IndexByte(text[p0:p1-1], '\n') >= 0
+			nl := termNL
+			if i := bytes.IndexByte(text[p0:p1-1], '\n'); i >= 0 {
+				// A short block whose line ends a sentence goes on into
+				// the next line: prose written one sentence per line
+				// (help pages, list items that are sentences) is one
+				// block, as it would be in a paragraph.
+				nl = !(len(s.ends)-blockStart < minBlock && endsSentence(text[p0:p0+i]))
+			}
 			termNL = text[p1-1] == '\n'
 			if nl {
 				e.endBlock(s, blockStart, st)
@@ -352,6 +360,20 @@ func (e *Extractor) scan(s *scratch, d *langData, text []byte, st *ExtractStats)
 // endBlock closes the block of the tokens from start on: it is kept (its
 // end recorded in s.blocks) if it has at least the minimum of tokens, else
 // its tokens are removed from s.
+// endsSentence reports whether the separator bytes sep (between the last
+// token of a line and its '\n') end a sentence: their last non-space rune is
+// a full stop, question or exclamation mark (Latin, CJK full-width, or the
+// ellipsis).
+func endsSentence(sep []byte) bool {
+	sep = bytes.TrimRight(sep, " \t\r")
+	r, _ := utf8.DecodeLastRune(sep)
+	switch r {
+	case '.', '!', '?', '…', '。', '！', '？', '．':
+		return true
+	}
+	return false
+}
+
 func (e *Extractor) endBlock(s *scratch, start int, st *ExtractStats) {
 	n := len(s.ends) - start
 	if n == 0 {
