@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/bits"
 	"slices"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -188,42 +189,44 @@ var whatlangCode = map[string]string{"nb": "no"}
 // Cost is bounded per document (docs/benchmarks.md).
 func DetectLanguage(text []byte) string {
 	// One pass over the long lines: each line's script, remembered so the
-	// sample needs no second look.
-	type span struct {
-		line   []byte
-		script int
-	}
-	var lines [langScanBytes/langMinLine + 1]span
+	// sample needs no second look (and no copy).
+	var lines [langScanBytes/langMinLine + 1][]byte
+	var scripts [len(lines)]int8
 	var bytesOf [numScripts]int
 	nl, scanned := 0, 0
-	forEachLine(text, func(line []byte) bool {
+	for rest := text; len(rest) > 0 && scanned < langScanBytes && nl < len(lines); {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
 		if len(line) < langMinLine {
-			return true
+			continue
 		}
 		s, n := dominantScript(line)
 		bytesOf[s] += n
-		lines[nl] = span{line, s}
+		lines[nl], scripts[nl] = line, int8(s)
 		nl++
 		scanned += len(line)
-		return scanned < langScanBytes && nl < len(lines)
-	})
-	var sample []byte
+	}
 	best := scriptNone
 	if nl == 0 {
-		sample = text[:min(len(text), langScanBytes)]
-		best, _ = dominantScript(sample)
+		lines[0] = text[:min(len(text), langScanBytes)]
+		s, _ := dominantScript(lines[0])
+		scripts[0], best, nl = int8(s), s, 1
 	} else {
 		for s := scriptLatin; s < numScripts; s++ {
 			if bytesOf[s] > bytesOf[best] {
 				best = s
 			}
 		}
-		sample = make([]byte, 0, scanned+nl)
-		for _, l := range lines[:nl] {
-			if l.script == best {
-				sample = append(sample, l.line...)
-				sample = append(sample, '\n')
-			}
+	}
+	// The sample: the lines in the dominant script.
+	sample := lines[:0]
+	for i, l := range lines[:nl] {
+		if int(scripts[i]) == best {
+			sample = append(sample, l)
 		}
 	}
 	switch best {
@@ -238,11 +241,14 @@ func DetectLanguage(text []byte) string {
 		}
 		return LanguageUnknown
 	}
-	var votes [64]int
 	vt := voteTable()
-	if i := vote(vt, sample, &votes); i >= 0 {
-		return vt.codes[i]
+	var vs voteState
+	for _, l := range sample {
+		if i := vs.vote(vt, l); i >= 0 {
+			return vt.codes[i]
+		}
 	}
+	votes := &vs.votes
 	// The three languages whose stopwords match most often, if any.
 	var top [3]int
 	n := 0
@@ -277,8 +283,15 @@ func DetectLanguage(text []byte) string {
 	if best != scriptLatin {
 		width = 2
 	}
-	sample = sample[:min(len(sample), width*langSampleBytes)]
-	info := whatlanggo.DetectWithOptions(string(sample), whatlanggo.Options{Whitelist: wl})
+	var b strings.Builder
+	for _, l := range sample {
+		if b.Len() >= width*langSampleBytes {
+			break
+		}
+		b.Write(l[:min(len(l), width*langSampleBytes-b.Len())])
+		b.WriteByte('\n')
+	}
+	info := whatlanggo.DetectWithOptions(b.String(), whatlanggo.Options{Whitelist: wl})
 	if info.Lang < 0 {
 		return vt.codes[top[0]]
 	}
@@ -296,16 +309,18 @@ func DetectLanguage(text []byte) string {
 // particles and inflections in kana (commonly a third or more of its
 // characters), Chinese has none. A sample with at least one kana per 20
 // Han characters is Japanese.
-func cjkLanguage(sample []byte) string {
+func cjkLanguage(sample [][]byte) string {
 	kana, han := 0, 0
-	for i := 0; i < len(sample); {
-		r, size := utf8.DecodeRune(sample[i:])
-		i += size
-		switch {
-		case isKana(r):
-			kana++
-		case isIdeographic(r):
-			han++
+	for _, l := range sample {
+		for i := 0; i < len(l); {
+			r, size := utf8.DecodeRune(l[i:])
+			i += size
+			switch {
+			case isKana(r):
+				kana++
+			case isIdeographic(r):
+				han++
+			}
 		}
 	}
 	if kana*20 >= han && kana > 0 {
@@ -357,16 +372,23 @@ func voteTable() *votes {
 	return &voteData
 }
 
-// vote adds to out[i] the votes of the tokens of sample that are
+// voteState is the stopword vote over the lines of a sample so far.
+type voteState struct {
+	votes [64]int // per language of votes.codes, in voteWeight units
+	hits  int     // stopword tokens seen
+	buf   [64]byte
+}
+
+// vote adds to vs.votes[i] the votes of the tokens of line that are
 // stopwords of language i (voteWeight/k for a stopword of k languages).
-// Every 16 stopword tokens it checks whether the vote is already decided
-// beyond doubt — the leader has langVoteEarly tokens' worth and
+// Every 16 stopword tokens it checks whether the vote is decided beyond
+// doubt — the leader has langVoteEarly tokens' worth and
 // langVoteEarlyMargin times the runner-up — and then stops and returns the
 // leader, so a page of one clear language pays for a few lines of
 // tokenizing, not for the whole sample. Otherwise it returns -1.
-func vote(v *votes, sample []byte, out *[64]int) int {
-	t := tokenizer{text: sample}
-	hits := 0
+func (vs *voteState) vote(v *votes, line []byte) int {
+	t := tokenizer{text: line, buf: vs.buf[:0]}
+	out := &vs.votes
 	for {
 		tok, ok := t.next()
 		if !ok {
@@ -382,8 +404,8 @@ func vote(v *votes, sample []byte, out *[64]int) int {
 			out[i] += w
 			m &= m - 1
 		}
-		if hits++; hits%16 == 0 {
-			a, b := 0, 0 // leader, runner-up
+		if vs.hits++; vs.hits%16 == 0 {
+			a, b := 0, 0 // leader, runner-up's votes
 			for i, x := range out[:len(v.codes)] {
 				if x > out[a] {
 					a = i
@@ -398,21 +420,5 @@ func vote(v *votes, sample []byte, out *[64]int) int {
 				return a
 			}
 		}
-	}
-}
-
-// forEachLine calls fn for each '\n'-separated line of text until fn
-// returns false.
-func forEachLine(text []byte, fn func(line []byte) bool) {
-	for len(text) > 0 {
-		i := bytes.IndexByte(text, '\n')
-		if i < 0 {
-			fn(text)
-			return
-		}
-		if !fn(text[:i]) {
-			return
-		}
-		text = text[i+1:]
 	}
 }
