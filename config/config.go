@@ -94,9 +94,10 @@ func Errorf(format string, args ...any) error {
 }
 
 // ValidateValues checks every value of c without touching any filesystem
-// and resolves an "@file" spot set (and the default) to its inline form, so
-// workers need no local file and summary.json says exactly which
-// antecedents were used. It changes c only by normalizing Antecedents.
+// and resolves a given "@file" spot set to its inline form, so workers need
+// no local file and summary.json says exactly which antecedents were used
+// (an empty spot set stays empty: the languages' own, see Params.Antecedents).
+// It changes c only by normalizing Antecedents.
 // Errors wrap ErrConfig and name the flag.
 func (c *Config) ValidateValues() error {
 	if err := c.Params.Validate(); err != nil {
@@ -151,24 +152,24 @@ func (p *Params) Validate() error {
 	if p.MinBlockTokens < 0 {
 		return Errorf("--min_block_tokens=%d: must be >= 0", p.MinBlockTokens)
 	}
-	if p.Lang != spotsig.LanguageAuto && !slices.Contains(spotsig.Languages(), p.Lang) {
+	if p.Lang != "" && p.Lang != spotsig.LanguageAuto && !slices.Contains(spotsig.Languages(), p.Lang) {
 		return Errorf("--lang=%q: want %q or one of %v", p.Lang, spotsig.LanguageAuto, spotsig.Languages())
 	}
-	var set []spotsig.Antecedent
-	var err error
 	if p.Antecedents != "" {
-		set, err = spotsig.ParseSpotSet(p.Antecedents)
-	} else {
-		set, err = spotsig.DefaultSpotSet(spotsig.DefaultLanguage)
+		// A given spot set (inline or @file) is resolved to its inline
+		// form. Empty stays empty: each page's language brings its own
+		// spot set (spotsig/lang/<code>), recorded in summary.json as
+		// sizes per language.
+		set, err := spotsig.ParseSpotSet(p.Antecedents)
+		if err != nil {
+			return Errorf("--antecedents=%q: %v", p.Antecedents, err)
+		}
+		parts := make([]string, len(set))
+		for i, a := range set {
+			parts[i] = a.String()
+		}
+		p.Antecedents = strings.Join(parts, ",")
 	}
-	if err != nil {
-		return Errorf("--antecedents=%q: %v", p.Antecedents, err)
-	}
-	parts := make([]string, len(set))
-	for i, a := range set {
-		parts[i] = a.String()
-	}
-	p.Antecedents = strings.Join(parts, ",")
 	if _, err := NewSigner(*p); err != nil {
 		return Errorf("--method=%q: %v", p.Method, err)
 	}

@@ -45,10 +45,14 @@ type Params struct {
 	// depends on τ too ([781, ∞) at τ = 0.2 and ρ = 1000; see
 	// match.Partitioning).
 	Rho int `json:"rho"`
-	// Antecedents is the spot set, inline ("the(2,3),a(2,3),is(3,1)"):
+	// Antecedents is a spot set, inline ("the(2,3),a(2,3),is(3,1)"):
 	// antecedent word, spot distance, chain length (§3.1). A "@file" spec is
 	// resolved to inline form before the job starts, so workers never need
-	// the file. Empty means spotsig's default.
+	// the file. Empty (the default) means each language's own spot set
+	// (spotsig.DefaultSpotSet; for English the paper's §5.3.2 set). A given
+	// set replaces the spot set of the language Lang forces, or with
+	// LanguageAuto that of English pages and of pages of unidentified
+	// language (spotsig.WithSpotSet).
 	Antecedents string `json:"antecedents"`
 	// IDFMin and IDFMax bound the normalized IDF log(N/df)/log(N) of the
 	// signatures kept (§5.1), both in [0, 1].
@@ -88,9 +92,10 @@ type Params struct {
 	// (spotsig.WithMarkupBoilerplate, issue 10).
 	KeepMarkupBoilerplate bool `json:"keep_markup_boilerplate"`
 	// Lang is the language mode of spot signature extraction:
-	// spotsig.LanguageAuto (identify each document's language, the default)
-	// or a code of spotsig.Languages() forcing that language's data for
-	// every document. Empty means spotsig's default.
+	// spotsig.LanguageAuto (identify each page's language from its text,
+	// spotsig.DetectLanguage, and use that language's stopwords and spot
+	// set) or a code of spotsig.Languages() forcing that language's data
+	// for every page. Default spotsig.DefaultLanguageMode ("auto").
 	Lang string `json:"lang"`
 	// ShingleK is the shingle length in words for Method "shingles".
 	ShingleK int `json:"shingle_k,omitempty"`
@@ -105,10 +110,12 @@ func (p Params) IDFRange() spotsig.IDFRange {
 // signature vector. A non-empty reason rejects the record (with detail as the
 // Reject's free text). capped names the caps that applied (the document is
 // kept with what was read within them), e.g. "tokens"; they are counted in
-// summary.json's "capped". Implementations must be safe for concurrent use
-// and deterministic.
+// summary.json's "capped". lang is the language whose data signed the page
+// (spotsig.ExtractStats.Lang: a code, or spotsig.LanguageUnknown), "" for a
+// scheme without languages; counted in summary.json's "languages".
+// Implementations must be safe for concurrent use and deterministic.
 type Signer interface {
-	Sign(ctx context.Context, payload []byte, contentType string) (v spotsig.Vector, reason, detail string, capped []string)
+	Sign(ctx context.Context, payload []byte, contentType string) (v spotsig.Vector, reason, detail string, capped []string, lang string)
 }
 
 // NewSigner returns the signature scheme named by p.Method; it is the one

@@ -84,10 +84,10 @@ func newSpotSigner(p Params) (*spotSigner, error) {
 }
 
 // Sign extracts the spot signatures of one payload.
-func (s *spotSigner) Sign(ctx context.Context, payload []byte, contentType string) (spotsig.Vector, string, string, []string) {
+func (s *spotSigner) Sign(ctx context.Context, payload []byte, contentType string) (spotsig.Vector, string, string, []string, string) {
 	v, st, err := s.ex.ExtractPayload(payload, contentType)
 	if reason, detail := textReason(err, contentType); reason != "" {
-		return spotsig.Vector{}, reason, detail, nil
+		return spotsig.Vector{}, reason, detail, nil, ""
 	}
 	capped := textCaps(st.Text)
 	if st.Extract.TokensTruncated {
@@ -96,7 +96,7 @@ func (s *spotSigner) Sign(ctx context.Context, payload []byte, contentType strin
 	if st.Extract.SignaturesTruncated {
 		capped = append(capped, CapSignatures)
 	}
-	return v, "", "", capped
+	return v, "", "", capped, st.Extract.Lang
 }
 
 // newPartitioned is the exact SpotSigs method as a Grouping.
@@ -148,10 +148,46 @@ func newShingleSigner(p Params) (*shingleSigner, error) {
 }
 
 // Sign extracts the word k-gram multiset of one payload.
-func (s *shingleSigner) Sign(_ context.Context, payload []byte, contentType string) (spotsig.Vector, string, string, []string) {
+func (s *shingleSigner) Sign(_ context.Context, payload []byte, contentType string) (spotsig.Vector, string, string, []string, string) {
 	text, st, err := spotsig.PayloadText(payload, contentType, s.opts...)
 	if reason, detail := textReason(err, contentType); reason != "" {
-		return spotsig.Vector{}, reason, detail, nil
+		return spotsig.Vector{}, reason, detail, nil, ""
 	}
-	return s.sh.Extract(text), "", "", textCaps(st)
+	return s.sh.Extract(text), "", "", textCaps(st), ""
+}
+
+// LanguageData is the language configuration of a spotsigs run as
+// summary.json records it (issue 14).
+type LanguageData struct {
+	// Mode is spotsig.LanguageAuto or the forced language code (Params.Lang).
+	Mode string `json:"mode"`
+	// AntecedentSource says where the spot sets come from: the embedded
+	// lists (spotsig.LanguageDataSource) or --antecedents, and for which
+	// language it replaces the embedded set.
+	AntecedentSource string `json:"antecedent_source"`
+	// SpotSetSizes is the number of antecedent specs per language the
+	// extractor can use; "und" (spotsig.LanguageUnknown) serves pages of
+	// unidentified language.
+	SpotSetSizes map[string]int `json:"spot_set_sizes"`
+}
+
+// Languages returns the language configuration of p for the spotsigs
+// scheme, the zero LanguageData for another scheme. p must be valid.
+func (p Params) Languages() (LanguageData, error) {
+	if p.Method != MethodSpotSigs && p.Method != "" {
+		return LanguageData{}, nil
+	}
+	ex, err := spotsig.NewExtractor(p.SpotSigOptions()...)
+	if err != nil {
+		return LanguageData{}, err
+	}
+	ld := LanguageData{Mode: ex.LanguageMode(), AntecedentSource: spotsig.LanguageDataSource, SpotSetSizes: ex.SpotSetSizes()}
+	if p.Antecedents != "" {
+		who := ld.Mode
+		if who == spotsig.LanguageAuto {
+			who = spotsig.DefaultLanguage + " and " + spotsig.LanguageUnknown
+		}
+		ld.AntecedentSource = "--antecedents (for " + who + "); other languages: " + spotsig.LanguageDataSource
+	}
+	return ld, nil
 }

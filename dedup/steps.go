@@ -36,10 +36,13 @@ type Candidate struct {
 	Payload     []byte
 }
 
-// Doc is a document with its signature vector (§4.1.2).
+// Doc is a document with its signature vector (§4.1.2) and the language
+// whose data signed it ("" for a scheme without languages, see
+// config.Signer).
 type Doc struct {
 	warc.Ref
-	Vec spotsig.Vector
+	Vec  spotsig.Vector
+	Lang string
 }
 
 // Classify is the step after warc.ReadFile: a record it did not skip is a
@@ -55,14 +58,14 @@ func Classify(r warc.Record) (c Candidate, rej Reject, ok bool) {
 // a Reject: the signer's own reason, or ReasonNoSignatures for an empty
 // vector. capped names the caps that applied to a kept document.
 func Sign(ctx context.Context, signer config.Signer, c Candidate) (d Doc, rej Reject, capped []string, ok bool) {
-	v, reason, detail, caps := signer.Sign(ctx, c.Payload, c.ContentType)
+	v, reason, detail, caps, lang := signer.Sign(ctx, c.Payload, c.ContentType)
 	if reason == "" && len(v.Hashes) == 0 {
 		reason = ReasonNoSignatures
 	}
 	if reason != "" {
 		return Doc{}, Reject{Ref: c.Ref, Reason: reason, Detail: detail}, nil, false
 	}
-	return Doc{Ref: c.Ref, Vec: v}, Reject{}, caps, true
+	return Doc{Ref: c.Ref, Vec: v, Lang: lang}, Reject{}, caps, true
 }
 
 // CheckMinSignatures rejects a document whose vector length |d| after the

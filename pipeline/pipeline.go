@@ -23,7 +23,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/ndd-beam/ndd-beam/config"
-	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
@@ -48,11 +47,11 @@ func Build(s beam.Scope, cfg config.Config) error {
 	transforms.WritePairs(s, cfg.Output, cfg.Shards, pairs)
 	transforms.WriteRejects(s, st, cfg.Output, cfg.Shards, beam.Flatten(s, readRejects, extractRejects, idfRejects))
 	base := transforms.Summary{Parameters: p, Input: cfg.Input, Output: cfg.Output, Shards: cfg.Shards}
-	if p.Method == config.MethodSpotSigs || p.Method == "" {
-		if ex, err := spotsig.NewExtractor(p.SpotSigOptions()...); err == nil {
-			base.SpotSetSizes, base.LanguageData = ex.SpotSetSizes(), spotsig.LanguageDataSource
-		}
+	ld, err := p.Languages()
+	if err != nil {
+		return err
 	}
+	base.LanguageData = ld
 	transforms.WriteSummary(s, cfg.Output, base, st.Collection(s), files)
 	return nil
 }

@@ -26,11 +26,12 @@ var (
 // (spot signatures, §3, or the scheme config.NewSigner picks for p.Method)
 // and drops the payload. Candidates the signer rejects, or that yield no
 // signature, become Rejects. The caps that applied to kept documents are
-// added to st ("capped/<cap>", once per document and cap).
+// added to st ("capped/<cap>", once per document and cap), and so is the
+// language of each kept document ("languages/<code>").
 func Extract(s beam.Scope, st *Stats, candidates beam.PCollection, p config.Params) (docs, rejects beam.PCollection) {
 	s = s.Scope("Extract")
-	docs, rejects, capped := beam.ParDo3(s, &ExtractFn{Params: p}, candidates)
-	st.Add(CapStats(s, capped))
+	docs, rejects, stats := beam.ParDo3(s, &ExtractFn{Params: p}, candidates)
+	st.Add(NameStats(s, stats))
 	return docs, rejects
 }
 
@@ -48,8 +49,9 @@ func (fn *ExtractFn) Setup() error {
 	return err
 }
 
-// ProcessElement signs one candidate (dedup.Sign).
-func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, emit func(Doc), reject func(Reject), capped func(string)) {
+// ProcessElement signs one candidate (dedup.Sign); stat gets the names of
+// the statistics the document counts in (its caps, its language).
+func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, emit func(Doc), reject func(Reject), stat func(string)) {
 	d, r, caps, ok := dedup.Sign(ctx, fn.signer, c)
 	if !ok {
 		countReject(ctx, extractSkipped, "extract", r.Reason)
@@ -58,7 +60,10 @@ func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, emit func(
 	}
 	for _, name := range caps {
 		beam.NewCounter("extract", "capped-"+name).Inc(ctx, 1)
-		capped(name)
+		stat(statCappedPrefix + name)
+	}
+	if d.Lang != "" {
+		stat(statLanguagePrefix + d.Lang)
 	}
 	extractDocs.Inc(ctx, 1)
 	extractSignatures.Inc(ctx, int64(d.Vec.Len()))
