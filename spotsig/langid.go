@@ -55,7 +55,7 @@ const (
 	langVoteMin         = 8
 	langVoteMargin      = 1.5
 	langVoteEarly       = 48
-	langVoteEarlyMargin = 6
+	langVoteEarlyMargin = 4
 )
 
 // Script classes DetectLanguage weighs by letter bytes.
