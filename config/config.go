@@ -27,6 +27,15 @@ const (
 	// 1/5 or more and two short boilerplate pages match by chance. Not from
 	// the paper (its corpora are news articles).
 	DefaultMinSignatures = 5
+	// DefaultSharedBlockPages: a text block outside the main content of at
+	// least 2 pages (spotsig.ExtractPayloadBlocks), and of more pages than
+	// it is the main content of, is shared boilerplate; its signatures are
+	// dropped before the IDF filter (issue 10, dedup.DropSharedBlocks,
+	// docs/design.md "Shared boilerplate"). 2 is the smallest count that is
+	// a corpus statistic at all; the majority rule keeps a syndicated
+	// article (the main content of most of its copies) on every copy, and
+	// two identical pages stay a pair at any corpus size.
+	DefaultSharedBlockPages = 2
 	// DefaultShards is the number of files each sharded output is split into.
 	DefaultShards = 1
 	// DefaultShingleK is the shingle length for --method=shingles: 3, the
@@ -73,6 +82,8 @@ func DefaultParams() Params {
 		MinBlockTokens:  spotsig.DefaultMinBlockTokens,
 		Lang:            spotsig.DefaultLanguageMode,
 		ShingleK:        DefaultShingleK,
+
+		SharedBlockPages: DefaultSharedBlockPages,
 	}
 }
 
@@ -154,6 +165,9 @@ func (p *Params) Validate() error {
 	}
 	if p.Lang != "" && p.Lang != spotsig.LanguageAuto && !slices.Contains(spotsig.Languages(), p.Lang) {
 		return Errorf("--lang=%q: want %q or one of %v", p.Lang, spotsig.LanguageAuto, spotsig.Languages())
+	}
+	if p.SharedBlockPages == 1 || p.SharedBlockPages < 0 {
+		return Errorf("--shared_block_pages=%d: must be 0 (off) or >= 2", p.SharedBlockPages)
 	}
 	if p.Antecedents != "" {
 		// A given spot set (inline or @file) is resolved to its inline

@@ -97,6 +97,13 @@ type Params struct {
 	// set) or a code of spotsig.Languages() forcing that language's data
 	// for every page. Default spotsig.DefaultLanguageMode ("auto").
 	Lang string `json:"lang"`
+	// SharedBlockPages: a text block (spotsig.BlockHash) that lies outside
+	// the main content of at least this many pages of the corpus, and of
+	// more pages than it is the main content of, is shared boilerplate and
+	// its signatures are dropped from every page (issue 10,
+	// dedup.DropSharedBlocks; DefaultSharedBlockPages). 0 turns the
+	// statistic off: every block keeps its signatures, as before.
+	SharedBlockPages int `json:"shared_block_pages"`
 	// ShingleK is the shingle length in words for Method "shingles".
 	ShingleK int `json:"shingle_k,omitempty"`
 }
@@ -106,16 +113,32 @@ func (p Params) IDFRange() spotsig.IDFRange {
 	return spotsig.IDFRange{Min: p.IDFMin, Max: p.IDFMax, KeepShared: p.IDFKeepShared}
 }
 
-// A Signer turns the HTTP payload of a WARC response record into a document's
-// signature vector. A non-empty reason rejects the record (with detail as the
-// Reject's free text). capped names the caps that applied (the document is
-// kept with what was read within them), e.g. "tokens"; they are counted in
-// summary.json's "capped". lang is the language whose data signed the page
-// (spotsig.ExtractStats.Lang: a code, or spotsig.LanguageUnknown), "" for a
-// scheme without languages; counted in summary.json's "languages".
-// Implementations must be safe for concurrent use and deterministic.
+// Signed is what a Signer makes of one payload.
+type Signed struct {
+	// Vec holds the document's signatures, or none when Blocks is set.
+	Vec spotsig.Vector
+	// Blocks are the document's signatures per text block
+	// (spotsig.ExtractPayloadBlocks) when Params.SharedBlockPages > 0; the
+	// shared-block step (dedup.DropSharedBlocks) merges those that are not
+	// shared boilerplate into Vec.
+	Blocks []spotsig.Block
+	// Capped names the caps that applied (the document is kept with what
+	// was read within them), e.g. "tokens"; they are counted in
+	// summary.json's "capped".
+	Capped []string
+	// Lang is the language whose data signed the page
+	// (spotsig.ExtractStats.Lang: a code, or spotsig.LanguageUnknown), ""
+	// for a scheme without languages; counted in summary.json's
+	// "languages".
+	Lang string
+}
+
+// A Signer turns the HTTP payload of a WARC response record into a
+// document's signatures. A non-empty reason rejects the record (with detail
+// as the Reject's free text). Implementations must be safe for concurrent
+// use and deterministic.
 type Signer interface {
-	Sign(ctx context.Context, payload []byte, contentType string) (v spotsig.Vector, reason, detail string, capped []string, lang string)
+	Sign(ctx context.Context, payload []byte, contentType string) (s Signed, reason, detail string)
 }
 
 // NewSigner returns the signature scheme named by p.Method; it is the one

@@ -72,7 +72,8 @@ const (
 // the caps of Params. Caps that applied are counted ("extract/capped-*"); the
 // document is kept with what was read.
 type spotSigner struct {
-	ex *spotsig.Extractor
+	ex     *spotsig.Extractor
+	blocks bool // peripheral blocks apart (Params.SharedBlockPages > 0)
 }
 
 func newSpotSigner(p Params) (*spotSigner, error) {
@@ -80,23 +81,31 @@ func newSpotSigner(p Params) (*spotSigner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &spotSigner{ex: ex}, nil
+	return &spotSigner{ex: ex, blocks: p.SharedBlockPages > 0}, nil
 }
 
 // Sign extracts the spot signatures of one payload.
-func (s *spotSigner) Sign(ctx context.Context, payload []byte, contentType string) (spotsig.Vector, string, string, []string, string) {
-	v, st, err := s.ex.ExtractPayload(payload, contentType)
-	if reason, detail := textReason(err, contentType); reason != "" {
-		return spotsig.Vector{}, reason, detail, nil, ""
+func (s *spotSigner) Sign(ctx context.Context, payload []byte, contentType string) (Signed, string, string) {
+	var out Signed
+	var st spotsig.PayloadStats
+	var err error
+	if s.blocks {
+		out.Blocks, st, err = s.ex.ExtractPayloadBlocks(payload, contentType)
+	} else {
+		out.Vec, st, err = s.ex.ExtractPayload(payload, contentType)
 	}
-	capped := textCaps(st.Text)
+	if reason, detail := textReason(err, contentType); reason != "" {
+		return Signed{}, reason, detail
+	}
+	out.Capped = textCaps(st.Text)
 	if st.Extract.TokensTruncated {
-		capped = append(capped, CapTokens)
+		out.Capped = append(out.Capped, CapTokens)
 	}
 	if st.Extract.SignaturesTruncated {
-		capped = append(capped, CapSignatures)
+		out.Capped = append(out.Capped, CapSignatures)
 	}
-	return v, "", "", capped, st.Extract.Lang
+	out.Lang = st.Extract.Lang
+	return out, "", ""
 }
 
 // newPartitioned is the exact SpotSigs method as a Grouping.
@@ -148,12 +157,12 @@ func newShingleSigner(p Params) (*shingleSigner, error) {
 }
 
 // Sign extracts the word k-gram multiset of one payload.
-func (s *shingleSigner) Sign(_ context.Context, payload []byte, contentType string) (spotsig.Vector, string, string, []string, string) {
+func (s *shingleSigner) Sign(_ context.Context, payload []byte, contentType string) (Signed, string, string) {
 	text, st, err := spotsig.PayloadText(payload, contentType, s.opts...)
 	if reason, detail := textReason(err, contentType); reason != "" {
-		return spotsig.Vector{}, reason, detail, nil, ""
+		return Signed{}, reason, detail
 	}
-	return s.sh.Extract(text), "", "", textCaps(st), ""
+	return Signed{Vec: s.sh.Extract(text), Capped: textCaps(st)}, "", ""
 }
 
 // LanguageData is the language configuration of a spotsigs run as

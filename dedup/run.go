@@ -24,8 +24,13 @@ type Result struct {
 	// signed with >= 1 signature, before the IDF filter; empty for a scheme
 	// without languages.
 	Languages map[string]int
+	// SharedBlocks and SharedBlockSignatures count the peripheral blocks
+	// dropped as shared boilerplate (DropSharedBlocks; over all documents,
+	// with repeats) and their signatures.
+	SharedBlocks, SharedBlockSignatures int
 	// SignaturesBeforeIDF and SignaturesAfterIDF are Σ|d| over the
-	// documents with >= 1 signature, before and after the IDF filter.
+	// documents with >= 1 signature, before and after the IDF filter
+	// (before: after DropSharedBlocks).
 	SignaturesBeforeIDF, SignaturesAfterIDF int
 	// Pairs are the near-duplicate pairs, indices into Docs, A < B, sorted
 	// by (A, B), Jaccard as match.WeightedJaccard computes it.
@@ -44,7 +49,9 @@ func (r *Result) PairRecords() []PairRecord {
 
 // Run is the whole job in process on the local files, in the given order:
 // each file read by ReadWARC, candidates signed by Sign on all cores with
-// the signer of p (config.NewSigner), the IDF filter of §5.1
+// the signer of p (config.NewSigner), blocks outside the main content of
+// at least p.SharedBlockPages pages dropped (DropSharedBlocks), the IDF
+// filter of §5.1
 // (spotsig.FilterIDF over the documents with >= 1 signature, skipped when
 // the range keeps all), documents below p.MinSignatures rejected, and the
 // rest matched by the Grouping of p (config.NewGrouping) as match.RunGrouping
@@ -53,6 +60,14 @@ func (r *Result) PairRecords() []PairRecord {
 // vectors and, while they are signed, the payloads of up to 4 × GOMAXPROCS
 // candidates.
 func Run(ctx context.Context, p config.Params, files []string) (*Result, error) {
+	return RunEdited(ctx, p, files, nil)
+}
+
+// RunEdited is Run with edit, when non-nil, called on each candidate before
+// it is signed, from several goroutines at once: it may replace the
+// candidate's payload (the quality harness injects boilerplate with it,
+// eval.Injection).
+func RunEdited(ctx context.Context, p config.Params, files []string, edit func(*Candidate)) (*Result, error) {
 	signer, err := config.NewSigner(p)
 	if err != nil {
 		return nil, err
@@ -82,6 +97,9 @@ func Run(ctx context.Context, p config.Params, files []string) (*Result, error) 
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
+				if edit != nil {
+					edit(&j.c)
+				}
 				j.s.doc, j.s.rej, j.s.capped, j.s.isDoc = Sign(ctx, signer, j.c)
 			}
 		}()
@@ -117,6 +135,7 @@ func Run(ctx context.Context, p config.Params, files []string) (*Result, error) 
 		}
 		docs = append(docs, s.doc)
 	}
+	res.SharedBlocks, res.SharedBlockSignatures = DropSharedBlocks(docs, p.SharedBlockPages)
 	vecs := make([]spotsig.Vector, len(docs))
 	for i, d := range docs {
 		vecs[i] = d.Vec

@@ -38,11 +38,14 @@ type Candidate struct {
 
 // Doc is a document with its signature vector (§4.1.2) and the language
 // whose data signed it ("" for a scheme without languages, see
-// config.Signer).
+// config.Signed). Between Sign and DropSharedBlocks, Vec holds the
+// signatures of the page's main content and Blocks those of each text block
+// outside it (config.Signed); afterwards Blocks is nil.
 type Doc struct {
 	warc.Ref
-	Vec  spotsig.Vector
-	Lang string
+	Vec    spotsig.Vector
+	Blocks []spotsig.Block
+	Lang   string
 }
 
 // Classify is the step after warc.ReadFile: a record it did not skip is a
@@ -58,14 +61,14 @@ func Classify(r warc.Record) (c Candidate, rej Reject, ok bool) {
 // a Reject: the signer's own reason, or ReasonNoSignatures for an empty
 // vector. capped names the caps that applied to a kept document.
 func Sign(ctx context.Context, signer config.Signer, c Candidate) (d Doc, rej Reject, capped []string, ok bool) {
-	v, reason, detail, caps, lang := signer.Sign(ctx, c.Payload, c.ContentType)
-	if reason == "" && len(v.Hashes) == 0 {
+	s, reason, detail := signer.Sign(ctx, c.Payload, c.ContentType)
+	if reason == "" && len(s.Vec.Hashes) == 0 && len(s.Blocks) == 0 {
 		reason = ReasonNoSignatures
 	}
 	if reason != "" {
 		return Doc{}, Reject{Ref: c.Ref, Reason: reason, Detail: detail}, nil, false
 	}
-	return Doc{Ref: c.Ref, Vec: v, Lang: lang}, Reject{}, caps, true
+	return Doc{Ref: c.Ref, Vec: s.Vec, Blocks: s.Blocks, Lang: s.Lang}, Reject{}, s.Capped, true
 }
 
 // CheckMinSignatures rejects a document whose vector length |d| after the

@@ -1,12 +1,17 @@
 package eval
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
+
+	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
 )
 
-// BoilerplateRow is SpotSigs' quality on a gold set with one Injection
+// BoilerplateRow is the job's quality on a gold set with one Injection
 // (the clean set: the zero Injection, named "clean").
 type BoilerplateRow struct {
 	Name     string
@@ -16,36 +21,43 @@ type BoilerplateRow struct {
 	Result   Result // at Tau
 }
 
-// BoilerplateTable runs the default SpotSigs method (cfg, as the job runs
-// it) at τ = tau over the gold set at warcPath: once clean (clean, if
-// non-nil, is that corpus already read) and once per injection, each read
-// and extracted afresh. Progress lines go to progress when non-nil.
-func BoilerplateTable(warcPath string, truth *Truth, clean *Corpus, cfg MethodsConfig, tau float64, injections []Injection, progress io.Writer) ([]BoilerplateRow, error) {
-	m, err := SpotSigsMethod(cfg, "SpotSigs")
-	if err != nil {
-		return nil, err
-	}
-	run := func(name string, c *Corpus) BoilerplateRow {
-		r := c.Evaluate(m, c.Sign(m), tau)
-		row := BoilerplateRow{Name: name, Pages: len(c.Docs), Injected: c.Injected, Tau: tau, Result: r.Result}
+// BoilerplateTable runs the job in process (dedup.RunEdited with p, so
+// exactly what the Beam job computes) over the gold set at warcPath: once
+// clean and once per injection, the block inserted into the payloads of
+// the pages it chooses before they are signed. Pairs are scored against
+// truth (Evaluate). Progress lines go to progress when non-nil.
+func BoilerplateTable(ctx context.Context, warcPath string, truth *Truth, p config.Params, injections []Injection, progress io.Writer) ([]BoilerplateRow, error) {
+	run := func(in Injection) (BoilerplateRow, error) {
+		var injected atomic.Int64
+		edit := func(c *dedup.Candidate) {
+			if out, ok := in.apply(c.RecordID, c.Payload); ok {
+				c.Payload = out
+				injected.Add(1)
+			}
+		}
+		res, err := dedup.RunEdited(ctx, p, []string{warcPath}, edit)
+		if err != nil {
+			return BoilerplateRow{}, err
+		}
+		r := Evaluate(truth, res.PairRecords())
+		name := in.Name
+		if name == "" {
+			name = "clean"
+		}
+		row := BoilerplateRow{Name: name, Pages: len(truth.Records), Injected: int(injected.Load()), Tau: p.Tau, Result: r}
 		if progress != nil {
-			fmt.Fprintf(progress, "boilerplate %-14s injected %4d/%d P=%.4f R=%.4f F1=%.4f (%d pairs, %d true)\n",
-				name, row.Injected, row.Pages, r.Result.Precision, r.Result.Recall, r.Result.F1, r.Result.Predicted, r.Result.TruePositives)
+			fmt.Fprintf(progress, "boilerplate %-14s injected %4d/%d P=%.4f R=%.4f F1=%.4f (%d pairs, %d true; %d shared blocks dropped)\n",
+				name, row.Injected, row.Pages, r.Precision, r.Recall, r.F1, r.Predicted, r.TruePositives, res.SharedBlocks)
 		}
-		return row
+		return row, nil
 	}
-	if clean == nil {
-		if clean, err = LoadCorpus(warcPath, truth, cfg.Extractor...); err != nil {
-			return nil, err
-		}
-	}
-	rows := []BoilerplateRow{run("clean", clean)}
-	for _, in := range injections {
-		c, err := LoadCorpusInjected(warcPath, truth, in, cfg.Extractor...)
+	var rows []BoilerplateRow
+	for _, in := range append([]Injection{{}}, injections...) {
+		row, err := run(in)
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, run(in.Name, c))
+		rows = append(rows, row)
 	}
 	return rows, nil
 }

@@ -2,7 +2,7 @@
 // that strings the stages of transforms/ together, top to bottom in the
 // order of the SpotSigs paper (Theobald, Siddharth, Paepcke, SIGIR 2008):
 //
-//	ReadWARC -> Extract (§3) -> FilterIDF (§5.1) -> KeyByGroup (§4.2)
+//	ReadWARC -> Extract (§3) -> DropSharedBlocks (issue 10) -> FilterIDF (§5.1) -> KeyByGroup (§4.2)
 //	  -> MatchGroups (§4.3) -> WritePairs, WriteRejects, WriteSummary
 //
 // Outputs under Config.Output (the contract other tools read):
@@ -38,6 +38,7 @@ func Build(s beam.Scope, cfg config.Config) error {
 
 	candidates, readRejects, files := transforms.ReadWARC(s, st, cfg.Input, p)
 	docs, extractRejects := transforms.Extract(s, st, candidates, p)
+	docs = transforms.DropSharedBlocks(s, st, docs, p)
 	kept, idfRejects := transforms.FilterIDF(s, st, docs, p)
 	pairs, err := transforms.MatchGroups(s, st, transforms.KeyByGroup(s, kept, p), p)
 	if err != nil {

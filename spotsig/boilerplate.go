@@ -186,6 +186,9 @@ func (w *textWriter) endRegions(name []byte) {
 		// judged by its length alone: it may have swallowed the page.
 		if (r.strong && name != nil) || countWords(w.dst[r.start:], maxBoilerWords+1) <= maxBoilerWords {
 			w.dst = w.dst[:r.start]
+			if w.lay != nil {
+				w.lay.cut(r.start)
+			}
 			w.boilerRegions++
 			if c := w.last(); c != ' ' && c != '\n' {
 				w.dst = append(w.dst, ' ') // the region separated the words around it

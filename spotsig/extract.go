@@ -2,6 +2,7 @@ package spotsig
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -44,6 +45,11 @@ type ExtractStats struct {
 	// signature's hash: the forced language, the identified one
 	// (LanguageAuto), or LanguageUnknown.
 	Lang string
+	// ExtractPayloadBlocks only: the blocks outside the page's main
+	// content (distinct by BlockHash, with a signature) and their
+	// signatures, with repeats.
+	PeripheralBlocks     int
+	PeripheralSignatures int
 }
 
 type antecedentSpec struct {
@@ -252,7 +258,7 @@ func (e *Extractor) IsStopword(word string) bool {
 const maxPooledTokens = 1 << 18
 
 func (e *Extractor) release(s *scratch) {
-	if cap(s.ends) > maxPooledTokens || cap(s.arena) > 8*maxPooledTokens || cap(s.text) > 8*maxPooledTokens || cap(s.tokbuf) > 8*maxPooledTokens || cap(s.hashes) > maxPooledTokens || cap(s.blocks) > maxPooledTokens {
+	if cap(s.ends) > maxPooledTokens || cap(s.arena) > 8*maxPooledTokens || cap(s.text) > 8*maxPooledTokens || cap(s.tokbuf) > 8*maxPooledTokens || cap(s.hashes) > maxPooledTokens || cap(s.blocks) > maxPooledTokens || cap(s.hblock) > maxPooledTokens {
 		return
 	}
 	e.scratch.Put(s)
@@ -269,6 +275,9 @@ type scratch struct {
 	hashes []uint64 // signature hashes, with repeats
 	chain  []int32  // token positions of the current chain
 	blocks []int32  // end (exclusive token position) of each kept block
+	lines  []int32  // byte offset in the text of the line each kept block is (parallel to blocks)
+	hblock []int32  // block index of each hash in hashes (ExtractPayloadBlocks)
+	lay    layout   // where the text sits on the page (ExtractPayloadBlocks)
 	tokbuf []byte   // the tokenizer's word buffer
 	text   []byte   // payload text (ExtractPayload)
 }
@@ -300,8 +309,9 @@ func (e *Extractor) scan(s *scratch, d *langData, text []byte, st *ExtractStats)
 		s.arena = make([]byte, 0, len(text))
 	}
 	s.arena, s.ends, s.kind = s.arena[:0], s.ends[:0], s.kind[:0]
-	s.rank, s.ns, s.blocks = s.rank[:0], s.ns[:0], s.blocks[:0]
+	s.rank, s.ns, s.blocks, s.lines = s.rank[:0], s.ns[:0], s.blocks[:0], s.lines[:0]
 	minBlock := e.cfg.minBlock
+	blockLine := 0 // byte offset of the line the current block is
 	t := tokenizer{text: text, buf: s.tokbuf}
 	examined := 0
 	blockStart := 0 // position of the current block's first token
@@ -322,18 +332,22 @@ func (e *Extractor) scan(s *scratch, d *langData, text []byte, st *ExtractStats)
 			// the text): a '\n' before tok is the one that ended the
 			// previous token or one among the separators in between.
 			p1 := t.pos
-			nl := termNL
-			if i := bytes.IndexByte(text[p0:p1-1], '\n'); i >= 0 {
+			nl, line := termNL, p0
+			if i := bytes.LastIndexByte(text[p0:p1-1], '\n'); i >= 0 {
+				nl, line = true, p0+i+1
 				// A short block whose line ends a sentence goes on into
 				// the next line: prose written one sentence per line
 				// (help pages, list items that are sentences) is one
 				// block, as it would be in a paragraph.
-				nl = !(len(s.ends)-blockStart < minBlock && endsSentence(text[p0:p0+i]))
+				first := bytes.IndexByte(text[p0:p1-1], '\n')
+				if len(s.ends)-blockStart < minBlock && endsSentence(text[p0:p0+first]) {
+					nl = false
+				}
 			}
 			termNL = text[p1-1] == '\n'
 			if nl {
-				e.endBlock(s, blockStart, st)
-				blockStart = len(s.ends)
+				e.endBlock(s, blockStart, blockLine, st)
+				blockStart, blockLine = len(s.ends), line
 			}
 		}
 		s.rank = append(s.rank, int32(len(s.ns)))
@@ -347,9 +361,10 @@ func (e *Extractor) scan(s *scratch, d *langData, text []byte, st *ExtractStats)
 		s.kind = append(s.kind, k)
 	}
 	if minBlock > 0 {
-		e.endBlock(s, blockStart, st)
+		e.endBlock(s, blockStart, blockLine, st)
 	} else if len(s.ends) > 0 {
 		s.blocks = append(s.blocks, int32(len(s.ends)))
+		s.lines = append(s.lines, 0)
 		st.Blocks = 1
 	}
 	s.rank = append(s.rank, int32(len(s.ns)))
@@ -357,9 +372,6 @@ func (e *Extractor) scan(s *scratch, d *langData, text []byte, st *ExtractStats)
 	s.tokbuf = t.buf[:0]
 }
 
-// endBlock closes the block of the tokens from start on: it is kept (its
-// end recorded in s.blocks) if it has at least the minimum of tokens, else
-// its tokens are removed from s.
 // endsSentence reports whether the separator bytes sep (between the last
 // token of a line and its '\n') end a sentence: their last non-space rune is
 // a full stop, question or exclamation mark (Latin, CJK full-width, or the
@@ -374,13 +386,18 @@ func endsSentence(sep []byte) bool {
 	return false
 }
 
-func (e *Extractor) endBlock(s *scratch, start int, st *ExtractStats) {
+// endBlock closes the block of the tokens from start on, on the line at
+// byte offset line: it is kept (its end recorded in s.blocks, its line in
+// s.lines) if it has at least the minimum of tokens, else its tokens are
+// removed from s.
+func (e *Extractor) endBlock(s *scratch, start, line int, st *ExtractStats) {
 	n := len(s.ends) - start
 	if n == 0 {
 		return
 	}
 	if n >= e.cfg.minBlock {
 		s.blocks = append(s.blocks, int32(len(s.ends)))
+		s.lines = append(s.lines, int32(line))
 		st.Blocks++
 		return
 	}
@@ -401,9 +418,9 @@ func (e *Extractor) endBlock(s *scratch, start int, st *ExtractStats) {
 // of the block (the end of the text with blocks off) as long as it has at
 // least one word. visit gets the spec and the chain's token positions
 // (valid during the call) and returns false to stop.
-func (e *Extractor) walk(s *scratch, d *langData, st *ExtractStats, visit func(a *antecedentSpec, chain []int32) bool) {
+func (e *Extractor) walk(s *scratch, d *langData, st *ExtractStats, visit func(b int, a *antecedentSpec, chain []int32) bool) {
 	i := int32(0)
-	for _, n := range s.blocks {
+	for b, n := range s.blocks {
 		nns := s.rank[n] // non-stopwords before the block's end
 		for ; i < n; i++ {
 			g := s.kind[i]
@@ -438,7 +455,7 @@ func (e *Extractor) walk(s *scratch, d *langData, st *ExtractStats, visit func(a
 				if len(chain) == 0 {
 					continue
 				}
-				if !visit(spec, chain) {
+				if !visit(b, spec, chain) {
 					return
 				}
 			}
@@ -469,7 +486,7 @@ func (e *Extractor) extract(s *scratch, text []byte, st *ExtractStats) Vector {
 	e.scan(s, d, text, st)
 	s.hashes = s.hashes[:0]
 	maxSigs := e.cfg.maxSigs
-	e.walk(s, d, st, func(a *antecedentSpec, chain []int32) bool {
+	e.walk(s, d, st, func(_ int, a *antecedentSpec, chain []int32) bool {
 		h := a.prefix
 		for _, k := range chain {
 			h ^= ':'
@@ -500,7 +517,7 @@ func (e *Extractor) Signatures(text []byte) []string {
 	e.scan(s, d, text, &st)
 	var out []string
 	var b strings.Builder
-	e.walk(s, d, &st, func(a *antecedentSpec, chain []int32) bool {
+	e.walk(s, d, &st, func(_ int, a *antecedentSpec, chain []int32) bool {
 		b.Reset()
 		b.WriteString(a.word)
 		for _, k := range chain {
@@ -533,10 +550,179 @@ func (e *Extractor) ExtractPayload(payload []byte, contentType string) (Vector, 
 	}
 	s := e.scratch.Get().(*scratch)
 	defer e.release(s)
-	s.text, err = appendPayloadText(s.text[:0], payload, contentType, kind, &e.cfg, &st.Text)
+	s.text, err = appendPayloadText(s.text[:0], payload, contentType, kind, &e.cfg, &st.Text, nil)
 	if err != nil {
 		return Vector{}, st, err
 	}
 	v := e.extract(s, s.text, &st.Extract)
 	return v, st, nil
+}
+
+// Block is one text block of a page (one line of the text, see
+// WithMinBlockTokens) with its own spot signatures: Hash identifies the
+// block's text across pages (BlockHash), Main says whether it lies inside
+// the page's main content (layout.go), Vec holds the signatures whose
+// chains lie in it. The blocks of one page have distinct hashes: a block
+// repeated on the page is one Block with the summed frequencies, Main if
+// any occurrence is.
+type Block struct {
+	Hash uint64
+	Main bool
+	Vec  Vector
+}
+
+// ExtractPayloadBlocks is ExtractPayload with the page's signatures kept
+// apart per text block, ascending by Hash; blocks without a signature are
+// left out. MergeBlocks of all of them is exactly ExtractPayload's Vector
+// (the same caps apply to the whole page). Main content is found as
+// layout.go describes; plain text, and a page whose main content is the
+// whole document, have only Main blocks. Errors are ExtractPayload's.
+func (e *Extractor) ExtractPayloadBlocks(payload []byte, contentType string) (blocks []Block, st PayloadStats, err error) {
+	kind, err := payloadKind(payload, contentType)
+	if err != nil {
+		st.Text.InputBytes = len(payload)
+		return nil, st, err
+	}
+	s := e.scratch.Get().(*scratch)
+	defer e.release(s)
+	s.text, err = appendPayloadText(s.text[:0], payload, contentType, kind, &e.cfg, &st.Text, &s.lay)
+	if err != nil {
+		return nil, st, err
+	}
+	var spans []span
+	if kind == KindHTML {
+		spans = s.lay.periphery(s.text)
+	}
+	return e.extractBlocks(s, s.text, spans, &st.Extract), st, nil
+}
+
+// extractBlocks is extract with the signatures of each block apart; the
+// blocks whose line lies in one of spans (ascending, disjoint) are not Main.
+func (e *Extractor) extractBlocks(s *scratch, text []byte, spans []span, st *ExtractStats) []Block {
+	d := e.language(text)
+	e.scan(s, d, text, st)
+	s.hashes, s.hblock = s.hashes[:0], s.hblock[:0]
+	maxSigs := e.cfg.maxSigs
+	e.walk(s, d, st, func(b int, a *antecedentSpec, chain []int32) bool {
+		h := a.prefix
+		for _, k := range chain {
+			h ^= ':'
+			h *= fnvPrime64
+			h = fnvAdd(h, s.token(k))
+		}
+		s.hashes = append(s.hashes, h)
+		s.hblock = append(s.hblock, int32(b))
+		if len(s.hashes) >= maxSigs {
+			st.SignaturesTruncated = true
+			return false
+		}
+		return true
+	})
+	st.Signatures = len(s.hashes)
+	// The hashes come block by block, in block order.
+	type acc struct {
+		main bool
+		hs   []uint64
+	}
+	byHash := map[uint64]*acc{}
+	var order []uint64
+	j := 0 // spans[j] is the first span not before the current line
+	for i := 0; i < len(s.hashes); {
+		b := s.hblock[i]
+		end := i + 1
+		for end < len(s.hashes) && s.hblock[end] == b {
+			end++
+		}
+		line := int(s.lines[b])
+		for j < len(spans) && spans[j].end <= line {
+			j++
+		}
+		main := !(j < len(spans) && spans[j].start <= line)
+		if !main {
+			st.PeripheralSignatures += end - i
+		}
+		bh := e.blockHash(s, int(b))
+		a := byHash[bh]
+		if a == nil {
+			a = &acc{}
+			byHash[bh] = a
+			order = append(order, bh)
+		}
+		a.main = a.main || main
+		a.hs = append(a.hs, s.hashes[i:end]...)
+		i = end
+	}
+	blocks := make([]Block, 0, len(order))
+	for _, bh := range order {
+		a := byHash[bh]
+		if !a.main {
+			st.PeripheralBlocks++
+		}
+		blocks = append(blocks, Block{Hash: bh, Main: a.main, Vec: NewVector(a.hs)})
+	}
+	slices.SortFunc(blocks, func(x, y Block) int { return cmp.Compare(x.Hash, y.Hash) })
+	return blocks
+}
+
+// blockHash is BlockHash of kept block b's tokens.
+func (e *Extractor) blockHash(s *scratch, b int) uint64 {
+	start := int32(0)
+	if b > 0 {
+		start = s.blocks[b-1]
+	}
+	h := uint64(fnvOffset64)
+	for k := start; k < s.blocks[b]; k++ {
+		h = hashBlockToken(h, s.token(k))
+	}
+	return h
+}
+
+// BlockHash identifies a block of text across pages: FNV-1a (64 bit) of
+// its tokens (Tokenize: lower-cased words) each followed by a space, with
+// every ASCII digit read as '0', so that a notice differing only in a date
+// or a count is the same block (cc_net's paragraph normalisation, Wenzek
+// et al. 2020, §3.2).
+func BlockHash(text []byte) uint64 {
+	h := uint64(fnvOffset64)
+	Tokenize(text, func(tok []byte) { h = hashBlockToken(h, tok) })
+	return h
+}
+
+func hashBlockToken(h uint64, tok []byte) uint64 {
+	for _, c := range tok {
+		if c >= '0' && c <= '9' {
+			c = '0'
+		}
+		h ^= uint64(c)
+		h *= fnvPrime64
+	}
+	h ^= ' '
+	h *= fnvPrime64
+	return h
+}
+
+// MergeBlocks returns v with the signatures of the blocks keep accepts
+// added (frequencies summed); v and blocks are not modified. keep nil
+// accepts every block.
+func MergeBlocks(v Vector, blocks []Block, keep func(Block) bool) Vector {
+	var hs []uint64
+	for _, b := range blocks {
+		if keep != nil && !keep(b) {
+			continue
+		}
+		for i, h := range b.Vec.Hashes {
+			for range b.Vec.Freqs[i] {
+				hs = append(hs, h)
+			}
+		}
+	}
+	if len(hs) == 0 {
+		return v
+	}
+	for i, h := range v.Hashes {
+		for range v.Freqs[i] {
+			hs = append(hs, h)
+		}
+	}
+	return NewVector(hs)
 }

@@ -70,7 +70,7 @@ func PayloadText(payload []byte, contentType string, opts ...Option) ([]byte, Te
 		return nil, TextStats{InputBytes: len(payload)}, err
 	}
 	var st TextStats
-	text, err := appendPayloadText(nil, payload, contentType, kind, &cfg, &st)
+	text, err := appendPayloadText(nil, payload, contentType, kind, &cfg, &st, nil)
 	return text, st, err
 }
 
@@ -102,7 +102,7 @@ func HTMLToText(payload []byte, contentType string, opts ...Option) ([]byte, Tex
 		return nil, TextStats{}, err
 	}
 	var st TextStats
-	text, err := appendPayloadText(nil, payload, contentType, KindHTML, &cfg, &st)
+	text, err := appendPayloadText(nil, payload, contentType, KindHTML, &cfg, &st, nil)
 	return text, st, err
 }
 
@@ -137,7 +137,9 @@ var notASCIICompatible = map[string]bool{
 }
 
 // appendPayloadText appends the text of payload to dst.
-func appendPayloadText(dst, payload []byte, contentType, kind string, cfg *config, st *TextStats) ([]byte, error) {
+// With lay non-nil (HTML only) the text's periphery is recorded in it
+// (layout.go).
+func appendPayloadText(dst, payload []byte, contentType, kind string, cfg *config, st *TextStats, lay *layout) ([]byte, error) {
 	st.Kind = kind
 	st.InputBytes = len(payload)
 	if len(payload) > cfg.maxInput {
@@ -168,6 +170,11 @@ func appendPayloadText(dst, payload []byte, contentType, kind string, cfg *confi
 	}
 
 	w := textWriter{dst: dst, start: len(dst), max: cfg.maxText, boiler: !cfg.keepBoiler}
+	if kind == KindHTML && lay != nil {
+		lay.reset()
+		lay.segStart = len(dst)
+		w.lay = lay
+	}
 	if kind == KindText {
 		w.paras = true
 		w.write(payload)
@@ -336,6 +343,8 @@ type textWriter struct {
 	boiler        bool        // drop the text of boilerplate elements (WithMarkupBoilerplate)
 	regions       regionStack // open boilerplate elements, outermost first
 	boilerRegions int         // boilerplate elements whose text was dropped
+
+	lay *layout // records which container each piece of text sits in (nil: not wanted)
 }
 
 func (w *textWriter) last() byte {
@@ -460,6 +469,9 @@ func (w *textWriter) html(payload []byte) {
 			}
 			if c&tagBlock != 0 && skip == 0 {
 				w.lineBreak()
+				if w.lay != nil && layoutContainers[string(name)] {
+					w.lay.push(name, len(w.dst))
+				}
 			}
 		case html.SelfClosingTagToken:
 			name, _ := z.TagName()
@@ -480,6 +492,9 @@ func (w *textWriter) html(payload []byte) {
 			}
 			if c&tagBlock != 0 && skip == 0 {
 				w.lineBreak()
+				if w.lay != nil && layoutContainers[string(name)] {
+					w.lay.pop(name, len(w.dst))
+				}
 			}
 		}
 	}

@@ -66,6 +66,10 @@ func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, emit func(
 		stat(statLanguagePrefix + d.Lang)
 	}
 	extractDocs.Inc(ctx, 1)
-	extractSignatures.Inc(ctx, int64(d.Vec.Len()))
-	emit(Doc{Ref: d.Ref, Vec: d.Vec})
+	n := d.Vec.Len()
+	for _, b := range d.Blocks {
+		n += b.Vec.Len()
+	}
+	extractSignatures.Inc(ctx, int64(n))
+	emit(Doc{Ref: d.Ref, Vec: d.Vec, Blocks: d.Blocks})
 }

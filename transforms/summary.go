@@ -46,16 +46,20 @@ const SummaryFile = "summary.json"
 // read (and every unreadable stretch or file) is either a document that
 // reached matching or a reject with exactly one reason.
 type Summary struct {
-	Records             int            `json:"records"`               // WARC records read, incl. unreadable stretches and files
-	Documents           int            `json:"documents"`             // documents that reached matching
-	Skipped             map[string]int `json:"skipped"`               // reason -> rejects (rejects-*.jsonl)
-	Capped              map[string]int `json:"capped"`                // cap -> documents kept in part (see docs/robustness.md)
-	SignaturesBeforeIDF int            `json:"signatures_before_idf"` // Σ|d| over documents entering the IDF filter
-	SignaturesAfterIDF  int            `json:"signatures_after_idf"`  // Σ|d| over the same documents after it
-	Partitions          int            `json:"partitions"`            // distinct groups matched (τ partitions for spotsigs)
-	LargestGroup        int            `json:"largest_group"`         // documents in the largest group (home + guests)
-	Pairs               int            `json:"pairs"`                 // near-duplicate pairs written
-	Parameters          config.Params  `json:"parameters"`
+	Records   int            `json:"records"`   // WARC records read, incl. unreadable stretches and files
+	Documents int            `json:"documents"` // documents that reached matching
+	Skipped   map[string]int `json:"skipped"`   // reason -> rejects (rejects-*.jsonl)
+	Capped    map[string]int `json:"capped"`    // cap -> documents kept in part (see docs/robustness.md)
+	// SharedBlockSignatures: signatures (with repeats) of shared
+	// boilerplate blocks dropped before the IDF filter
+	// (transforms.DropSharedBlocks, --shared_block_pages).
+	SharedBlockSignatures int           `json:"shared_block_signatures"`
+	SignaturesBeforeIDF   int           `json:"signatures_before_idf"` // Σ|d| over documents entering the IDF filter
+	SignaturesAfterIDF    int           `json:"signatures_after_idf"`  // Σ|d| over the same documents after it
+	Partitions            int           `json:"partitions"`            // distinct groups matched (τ partitions for spotsigs)
+	LargestGroup          int           `json:"largest_group"`         // documents in the largest group (home + guests)
+	Pairs                 int           `json:"pairs"`                 // near-duplicate pairs written
+	Parameters            config.Params `json:"parameters"`
 	// Languages counts, per language, the documents signed with >= 1
 	// signature (before the IDF filter and --min_signatures; "und": pages
 	// of unidentified language, signed with English data); absent for a
@@ -189,6 +193,8 @@ func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats fu
 			sum.Records += v
 		case k == StatDocuments:
 			sum.Documents += v
+		case k == StatSharedSignatures:
+			sum.SharedBlockSignatures += v
 		case k == StatSignaturesBeforeIDF:
 			sum.SignaturesBeforeIDF += v
 		case k == StatSignaturesAfterIDF:

@@ -26,23 +26,30 @@ func init() {
 // (warc.Ref) and its multiset of signatures (spotsig.Vector, paper §4.1.2). Guest is set on
 // the copy of a document that KeyByGroup sends to a neighbouring partition as
 // a guest (§4.2); it is false everywhere else.
+//
+// Between Extract and DropSharedBlocks, with config.Params.SharedBlockPages
+// > 0, Vec is empty and Blocks holds the signatures per text block
+// (dedup.Doc); everywhere else Blocks is nil.
 type Doc struct {
 	warc.Ref
-	Guest bool
-	Vec   spotsig.Vector
+	Guest  bool
+	Vec    spotsig.Vector
+	Blocks []spotsig.Block
 }
 
 // docCoderVersion is the first byte of every encoded Doc, so a worker of
 // another build fails loudly instead of misreading the bytes.
-const docCoderVersion = 1
+const docCoderVersion = 2
 
 // EncodeDoc is Doc's Beam coder: a version byte, then RecordID, URI, File as
 // uvarint length + bytes, Offset and Inner as zig-zag varints, Guest as one byte, the
-// number of distinct signatures n as a uvarint, the n ascending hashes as
-// uvarint deltas from the previous hash (the first from 0), and the n
-// frequencies as uvarints. A vector of n signatures thus costs at most
-// 10n + 5n bytes, in practice about 10 (8–9 for a random 64-bit hash delta, 1
-// for the frequency).
+// vector (the number of distinct signatures n as a uvarint, the n ascending
+// hashes as uvarint deltas from the previous hash (the first from 0), and
+// the n frequencies as uvarints), then the number of blocks as a uvarint
+// and per block its hash (8 bytes, little-endian), Main as one byte and its
+// vector. A vector of n signatures thus costs at most 10n + 5n bytes, in
+// practice about 10 (8–9 for a random 64-bit hash delta, 1 for the
+// frequency).
 func EncodeDoc(d Doc) []byte {
 	n := len(d.Vec.Hashes)
 	buf := make([]byte, 0, 1+3*binary.MaxVarintLen32+len(d.RecordID)+len(d.URI)+len(d.File)+
@@ -58,13 +65,28 @@ func EncodeDoc(d Doc) []byte {
 	} else {
 		buf = append(buf, 0)
 	}
-	buf = binary.AppendUvarint(buf, uint64(n))
+	buf = appendVector(buf, d.Vec)
+	buf = binary.AppendUvarint(buf, uint64(len(d.Blocks)))
+	for _, b := range d.Blocks {
+		buf = binary.LittleEndian.AppendUint64(buf, b.Hash)
+		if b.Main {
+			buf = append(buf, 1)
+		} else {
+			buf = append(buf, 0)
+		}
+		buf = appendVector(buf, b.Vec)
+	}
+	return buf
+}
+
+func appendVector(buf []byte, v spotsig.Vector) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(v.Hashes)))
 	var prev uint64
-	for _, h := range d.Vec.Hashes {
+	for _, h := range v.Hashes {
 		buf = binary.AppendUvarint(buf, h-prev)
 		prev = h
 	}
-	for _, f := range d.Vec.Freqs {
+	for _, f := range v.Freqs {
 		buf = binary.AppendUvarint(buf, uint64(f))
 	}
 	return buf
@@ -100,31 +122,33 @@ func DecodeDoc(b []byte) (Doc, error) {
 			r.err = fmt.Errorf("transforms: Doc guest flag %d", g)
 		}
 	}
-	n := r.uvarint()
-	if r.err == nil && n > uint64(len(r.b))/2 { // every signature needs >= 2 bytes
+	d.Vec = r.vector()
+	nb := r.uvarint()
+	if r.err == nil && nb > uint64(len(r.b))/10 { // every block needs >= 10 bytes
 		r.err = errShortDoc
 	}
-	if r.err != nil {
-		return Doc{}, r.err
-	}
-	if n > 0 {
-		d.Vec.Hashes = make([]uint64, n)
-		d.Vec.Freqs = make([]uint32, n)
-		var prev uint64
-		for i := range d.Vec.Hashes {
-			delta := r.uvarint()
-			if i > 0 && (delta == 0 || prev+delta < prev) && r.err == nil {
-				r.err = errors.New("transforms: Doc hashes not strictly ascending")
+	if r.err == nil && nb > 0 {
+		d.Blocks = make([]spotsig.Block, nb)
+		for i := range d.Blocks {
+			if len(r.b) < 8 {
+				r.err = errShortDoc
+				break
 			}
-			prev += delta
-			d.Vec.Hashes[i] = prev
-		}
-		for i := range d.Vec.Freqs {
-			f := r.uvarint()
-			if (f == 0 || f > 1<<32-1) && r.err == nil {
-				r.err = fmt.Errorf("transforms: Doc frequency %d out of range", f)
+			d.Blocks[i].Hash = binary.LittleEndian.Uint64(r.b)
+			r.b = r.b[8:]
+			switch m := r.byte(); m {
+			case 0:
+			case 1:
+				d.Blocks[i].Main = true
+			default:
+				if r.err == nil {
+					r.err = fmt.Errorf("transforms: Doc block main flag %d", m)
+				}
 			}
-			d.Vec.Freqs[i] = uint32(f)
+			d.Blocks[i].Vec = r.vector()
+			if r.err != nil {
+				break
+			}
 		}
 	}
 	if r.err == nil && len(r.b) != 0 {
@@ -141,6 +165,37 @@ func head(b []byte) any {
 		return "<empty>"
 	}
 	return b[0]
+}
+
+// vector reads a vector written by appendVector.
+func (r *decoder) vector() spotsig.Vector {
+	var v spotsig.Vector
+	n := r.uvarint()
+	if r.err == nil && n > uint64(len(r.b))/2 { // every signature needs >= 2 bytes
+		r.err = errShortDoc
+	}
+	if r.err != nil || n == 0 {
+		return v
+	}
+	v.Hashes = make([]uint64, n)
+	v.Freqs = make([]uint32, n)
+	var prev uint64
+	for i := range v.Hashes {
+		delta := r.uvarint()
+		if i > 0 && (delta == 0 || prev+delta < prev) && r.err == nil {
+			r.err = errors.New("transforms: Doc hashes not strictly ascending")
+		}
+		prev += delta
+		v.Hashes[i] = prev
+	}
+	for i := range v.Freqs {
+		f := r.uvarint()
+		if (f == 0 || f > 1<<32-1) && r.err == nil {
+			r.err = fmt.Errorf("transforms: Doc frequency %d out of range", f)
+		}
+		v.Freqs[i] = uint32(f)
+	}
+	return v
 }
 
 func appendString(buf []byte, s string) []byte {

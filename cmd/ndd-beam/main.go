@@ -144,6 +144,8 @@ func registerFlags(fs *flag.FlagSet, cfg *config.Config) *string {
 	fs.IntVar(&p.MinBlockTokens, "min_block_tokens", p.MinBlockTokens, fmt.Sprintf("spot chains stay inside one text block (paragraph, cell, list item) and blocks of fewer tokens are skipped as boilerplate; 0 = the paper's whole-document chains (default %d, chosen on the gold set, docs/quality.md)", p.MinBlockTokens))
 	fs.BoolVar(&p.KeepMarkupBoilerplate, "keep_markup_boilerplate", p.KeepMarkupBoilerplate, "keep the text of elements the markup marks as boilerplate (nav, aside, footer, dialogs, cookie/consent notices, replay toolbars, short sidebars, share and comment boxes), which is dropped by default so that text shared with unrelated pages does not make them near-duplicates (docs/quality.md, \"Shared boilerplate\")")
 	def("min_block_tokens")
+	fs.IntVar(&p.SharedBlockPages, "shared_block_pages", p.SharedBlockPages, fmt.Sprintf("a text block outside the main content of at least this many pages (and of more pages than it is the main content of) is shared boilerplate and gives no signatures on any page; 0 = off (default %d, docs/design.md \"Shared boilerplate\")", p.SharedBlockPages))
+	def("shared_block_pages")
 	fs.IntVar(&p.MinSignatures, "min_signatures", p.MinSignatures, fmt.Sprintf("drop documents with fewer signatures |d| than this after the IDF filter (default %d)", p.MinSignatures))
 	def("min_signatures")
 	fs.IntVar(&p.Rho, "rho", p.Rho, fmt.Sprintf("ρ, range of vector lengths (signatures) with regular partitions; longer vectors share the overflow partition, which starts at or below ρ depending on τ (default %d, §4.2, §5.1)", p.Rho))

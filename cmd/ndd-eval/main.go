@@ -7,6 +7,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -23,7 +24,6 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/eval"
-	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
 const evalUsage = `usage:
@@ -227,7 +227,9 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 		PlotFile:   "quality-f1.png",
 		Notes:      eval.QualityNotes,
 	}
-	rep.Boilerplate, err = eval.BoilerplateTable(*warcPath, truth, corpus, cfg, *defaultTau, eval.BoilerplateInjections(), progress)
+	jobParams := config.DefaultParams()
+	jobParams.Tau = *defaultTau
+	rep.Boilerplate, err = eval.BoilerplateTable(context.Background(), *warcPath, truth, jobParams, eval.BoilerplateInjections(), progress)
 	if err != nil {
 		return fail(err)
 	}
@@ -311,6 +313,7 @@ func runEvalBoilerplate(args []string, stdout, stderr io.Writer) int {
 	tau := fs.Float64("tau", config.DefaultTau, "weighted Jaccard threshold τ")
 	cleanOnly := fs.Bool("clean", false, "only the clean set (no injection)")
 	keep := fs.Bool("keep-markup-boilerplate", false, "keep the text of markup-marked boilerplate (the extraction before issue 10)")
+	sharedPages := fs.Int("shared-block-pages", config.DefaultSharedBlockPages, "the job's --shared_block_pages (0: off)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -323,15 +326,16 @@ func runEvalBoilerplate(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	cfg := eval.DefaultMethodsConfig()
-	if *keep {
-		cfg.Extractor = append(cfg.Extractor, spotsig.WithMarkupBoilerplate(false))
+	p := config.DefaultParams()
+	p.Tau, p.KeepMarkupBoilerplate, p.SharedBlockPages = *tau, *keep, *sharedPages
+	if err := p.Validate(); err != nil {
+		return fail(err)
 	}
 	var injections []eval.Injection
 	if !*cleanOnly {
 		injections = eval.BoilerplateInjections()
 	}
-	rows, err := eval.BoilerplateTable(*warcPath, truth, nil, cfg, *tau, injections, stderr)
+	rows, err := eval.BoilerplateTable(context.Background(), *warcPath, truth, p, injections, stderr)
 	if err != nil {
 		return fail(err)
 	}
