@@ -339,8 +339,10 @@ func (e *Extractor) scan(s *scratch, d *langData, text []byte, st *ExtractStats)
 				// the next line: prose written one sentence per line
 				// (help pages, list items that are sentences) is one
 				// block, as it would be in a paragraph.
+				// The previous token's terminator (at p0-1, a rune of up to
+				// 4 bytes) may be the full stop.
 				first := bytes.IndexByte(text[p0:p1-1], '\n')
-				if len(s.ends)-blockStart < minBlock && endsSentence(text[p0:p0+first]) {
+				if len(s.ends)-blockStart < minBlock && endsSentence(text[max(0, p0-4):p0+first]) {
 					nl = false
 				}
 			}
@@ -372,10 +374,10 @@ func (e *Extractor) scan(s *scratch, d *langData, text []byte, st *ExtractStats)
 	s.tokbuf = t.buf[:0]
 }
 
-// endsSentence reports whether the separator bytes sep (between the last
-// token of a line and its '\n') end a sentence: their last non-space rune is
-// a full stop, question or exclamation mark (Latin, CJK full-width, or the
-// ellipsis).
+// endsSentence reports whether the bytes sep before a line's '\n' (the
+// last token's terminator and the separators after it) end a sentence:
+// their last non-space rune is a full stop, question or exclamation mark
+// (Latin, CJK full-width, or the ellipsis).
 func endsSentence(sep []byte) bool {
 	sep = bytes.TrimRight(sep, " \t\r")
 	r, _ := utf8.DecodeLastRune(sep)

@@ -135,3 +135,40 @@ func TestDetectLanguageGoldsetML(t *testing.T) {
 		}
 	}
 }
+
+// Scripts of one embedded language decide without the trigram identifier;
+// Japanese is told from Chinese by its kana, also when the page quotes many
+// Latin names (whatlanggo alone called such pages Latin-script languages).
+func TestDetectLanguageScripts(t *testing.T) {
+	cases := []struct{ text, want string }{
+		{strings.Repeat("もともとこの文書は Bruce Perens, Sven Rudolph, Igor Grobman, James Treacy, Adam Di Carlo が書きました。\n", 3), "ja"},
+		{strings.Repeat("中华人民共和国是工人阶级领导的、以工农联盟为基础的人民民主专政的社会主义国家。\n", 3), "zh"},
+		{strings.Repeat("Η Ελλάδα είναι χώρα της νοτιοανατολικής Ευρώπης στο νότιο άκρο της Βαλκανικής χερσονήσου.\n", 3), "el"},
+		{strings.Repeat("Das ist ein Satz, der in deutscher Sprache geschrieben ist und nicht in einer anderen Sprache.\n", 3), "de"},
+	}
+	for _, c := range cases {
+		if got := DetectLanguage([]byte(c.text)); got != c.want {
+			t.Errorf("DetectLanguage(%.40q…) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// Prose written one sentence per line forms one block: its short lines are
+// kept as a whole, while the same lines without sentence ends (a menu) are
+// skipped as short blocks.
+func TestSentenceLinesOneBlock(t *testing.T) {
+	prose := "The tool checks whether the title of the document is set.\n" +
+		"It checks whether the language of the document is set.\n" +
+		"It checks all images for an alternative text.\n" +
+		"It checks the contrast between the text and the background.\n"
+	menu := strings.ReplaceAll(prose, ".\n", "\n")
+	e := mustExtractor(t, WithLanguage("en"), WithMinBlockTokens(20))
+	vp, sp := e.Extract([]byte(prose))
+	vm, sm := e.Extract([]byte(menu))
+	if vp.Len() == 0 || sp.Blocks != 1 {
+		t.Errorf("prose: %d signatures in %d blocks, want some in 1 block", vp.Len(), sp.Blocks)
+	}
+	if vm.Len() != 0 || sm.BlocksSkipped != 4 {
+		t.Errorf("menu lines: %d signatures, %d blocks skipped; want 0 and 4", vm.Len(), sm.BlocksSkipped)
+	}
+}
