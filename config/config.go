@@ -27,15 +27,20 @@ const (
 	// 1/5 or more and two short boilerplate pages match by chance. Not from
 	// the paper (its corpora are news articles).
 	DefaultMinSignatures = 5
-	// DefaultSharedBlockPages: a text block outside the main content of at
-	// least 2 pages (spotsig.ExtractPayloadBlocks), and of more pages than
-	// it is the main content of, is shared boilerplate; its signatures are
+	// DefaultSharedBlockPages: a text block outside the main content of
+	// pages about at least 2 different things (spotsig.ExtractPayloadBlocks,
+	// dedup.Context), and of more pages than it is the main content of, is
+	// shared boilerplate; its signatures are
 	// dropped before the IDF filter (issue 10, dedup.DropSharedBlocks,
 	// docs/design.md "Shared boilerplate"). 2 is the smallest count that is
 	// a corpus statistic at all; the majority rule keeps a syndicated
 	// article (the main content of most of its copies) on every copy, and
-	// two identical pages stay a pair at any corpus size.
+	// exact copies are one context, so two identical pages stay a pair at
+	// any corpus size.
 	DefaultSharedBlockPages = 2
+	// MaxSharedBlockPages bounds SharedBlockPages: the job's count of a
+	// block keeps at most this many distinct contexts (dedup.BlockCount).
+	MaxSharedBlockPages = 64
 	// DefaultShards is the number of files each sharded output is split into.
 	DefaultShards = 1
 	// DefaultShingleK is the shingle length for --method=shingles: 3, the
@@ -166,8 +171,8 @@ func (p *Params) Validate() error {
 	if p.Lang != "" && p.Lang != spotsig.LanguageAuto && !slices.Contains(spotsig.Languages(), p.Lang) {
 		return Errorf("--lang=%q: want %q or one of %v", p.Lang, spotsig.LanguageAuto, spotsig.Languages())
 	}
-	if p.SharedBlockPages == 1 || p.SharedBlockPages < 0 {
-		return Errorf("--shared_block_pages=%d: must be 0 (off) or >= 2", p.SharedBlockPages)
+	if p.SharedBlockPages == 1 || p.SharedBlockPages < 0 || p.SharedBlockPages > MaxSharedBlockPages {
+		return Errorf("--shared_block_pages=%d: must be 0 (off) or in [2, %d]", p.SharedBlockPages, MaxSharedBlockPages)
 	}
 	if p.Antecedents != "" {
 		// A given spot set (inline or @file) is resolved to its inline

@@ -98,8 +98,9 @@ type Params struct {
 	// for every page. Default spotsig.DefaultLanguageMode ("auto").
 	Lang string `json:"lang"`
 	// SharedBlockPages: a text block (spotsig.BlockHash) that lies outside
-	// the main content of at least this many pages of the corpus, and of
-	// more pages than it is the main content of, is shared boilerplate and
+	// the main content of pages about at least this many different things
+	// (dedup.Context: exact copies count once), and of more pages than it
+	// is the main content of, is shared boilerplate and
 	// its signatures are dropped from every page (issue 10,
 	// dedup.DropSharedBlocks; DefaultSharedBlockPages). 0 turns the
 	// statistic off: every block keeps its signatures, as before.

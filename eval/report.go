@@ -234,7 +234,8 @@ func (rep *Report) writeWrongPairs(p printf) {
 func (rep *Report) writeBoilerplate(p printf) error {
 	if len(rep.Boilerplate) > 0 {
 		p("## Shared boilerplate\n\n")
-		p("%s at the default τ on the gold set as it is (clean) and with one shared block of ~120 words ", rep.Default)
+		p("The job itself (`dedup.RunEdited`, the in-process run the tests hold equal to the Beam job; default parameters, so markup rule and shared-block statistic on) ")
+		p("at the default τ on the gold sets as they are (clean) and with one shared block of ~120 words ")
 		p("(a cookie notice and an archive replay banner, `eval.BoilerplateMarked`, written for this table) inserted before `</body>` ")
 		p("of 100 %%, 30 %% and 5 %% of the pages (`eval.Injection`, seed %d: a page is chosen by a hash of its record ID). ", DefaultInjectionSeed)
 		p("\"marked\" is the block in the markup such blocks are published with (a consent library's dialog, a positioned toolbar div); ")

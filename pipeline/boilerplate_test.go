@@ -3,6 +3,8 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -185,4 +187,60 @@ func TestWaybackSharedText(t *testing.T) {
 	}
 	t.Logf("%d pages, %d text blocks on pages of >= %d websites, %d pairs (%d between different websites)",
 		len(pages), shared, severalSites, len(lines), crossSite)
+}
+
+// At any corpus size two identical pages are a pair: the smallest input,
+// one real page served at two URIs, whose main content has fewer than
+// --min_signatures signatures without the text beside it. That text is on
+// both pages, but beside the same main content (one context,
+// dedup.Context), so it is not shared boilerplate and the copies are one
+// pair, at Jaccard 1.
+func TestTwoIdenticalPagesStayAPair(t *testing.T) {
+	path := filepath.Join("..", "..", "shared", "data", "warc", "copycat__snapshot-wayback-topic-02.warc.gz")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("%s absent: %v", path, err)
+	}
+	defer f.Close()
+	ex, err := spotsig.NewExtractor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first page with text both inside and beside its main content.
+	var payload []byte
+	errFound := errors.New("found")
+	err = warc.ReadFile(f, path, warc.Options{}, func(r warc.Record) error {
+		if r.Skip != "" {
+			return nil
+		}
+		blocks, st, err := ex.ExtractPayloadBlocks(r.Payload, r.MIMEType())
+		if err != nil || st.Extract.PeripheralBlocks == 0 || st.Extract.PeripheralBlocks == len(blocks) {
+			return nil
+		}
+		payload = r.Payload
+		return errFound
+	})
+	if payload == nil {
+		t.Fatalf("no page with a periphery in %s (%v)", path, err)
+	}
+	var warcFile bytes.Buffer
+	for i := range 2 {
+		http := "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + string(payload)
+		fmt.Fprintf(&warcFile, "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-00000000000%d>\r\n"+
+			"WARC-Target-URI: http://site%d.example/page\r\nWARC-Date: 2026-01-0%dT00:00:00Z\r\nContent-Type: application/http; msgtype=response\r\n"+
+			"Content-Length: %d\r\n\r\n%s\r\n\r\n", i, i, i+1, len(http), http)
+	}
+	in := filepath.Join(t.TempDir(), "two.warc")
+	if err := os.WriteFile(in, warcFile.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := runJob(t, "direct", testConfig([]string{in}))
+	sum := checkAccounting(t, dir, 1)
+	lines := readLines(t, dir, "pairs", 1)
+	if len(lines) != 1 || !strings.Contains(lines[0], `"jaccard":1`) {
+		t.Fatalf("pairs %q, want the two copies at Jaccard 1; summary %+v", lines, sum)
+	}
+	if sum.SharedBlockSignatures != 0 {
+		t.Errorf("summary: %d shared block signatures dropped from two copies of one page", sum.SharedBlockSignatures)
+	}
 }

@@ -35,6 +35,24 @@ func BenchmarkExtractPayload(b *testing.B) {
 	}
 }
 
+// BenchmarkExtractPayloadBlocks is ExtractPayload with the signatures kept
+// per text block and the main content found (the job's default path, for
+// the shared-block statistic; issue 10).
+func BenchmarkExtractPayloadBlocks(b *testing.B) {
+	pages, n := benchPages(b)
+	e := mustExtractor(b)
+	b.SetBytes(n)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, p := range pages {
+			if _, _, err := e.ExtractPayloadBlocks(p.Body, p.ContentType); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
 // BenchmarkHTMLToText isolates the markup and charset step.
 func BenchmarkHTMLToText(b *testing.B) {
 	pages, n := benchPages(b)

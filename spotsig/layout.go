@@ -13,7 +13,8 @@ import "bytes"
 // of text of at least minScoreWords words credits its words to the element
 // that directly contains it and half of them to that element's parent;
 // the element with the highest score holds the main content (ties go to
-// the outer element). The lines outside it are the page's periphery.
+// the outer element), together with its siblings that score at least
+// siblingShare of it. The lines outside it are the page's periphery.
 // Extractor.ExtractPayloadBlocks returns the spot signatures of each
 // peripheral block apart, with a hash of the block's words, so that the
 // job can drop a peripheral block only if the same block is peripheral on
@@ -31,6 +32,10 @@ import "bytes"
 // element's main-content score (readability counts paragraphs of at least
 // 25 characters; link lists and menus are many short lines).
 const minScoreWords = 10
+
+// siblingShare is readability's sibling score threshold (0.2 of the top
+// container's score).
+const siblingShare = 0.2
 
 // maxLayoutDepth bounds the open containers tracked and maxLayoutElems the
 // containers recorded, so hostile nesting costs O(1) per tag: deeper or
@@ -150,6 +155,16 @@ func (l *layout) periphery(text []byte) []span {
 	if main == 0 {
 		return nil
 	}
+	// Readability's sibling rule: a sibling of the top container scoring at
+	// least siblingShare of its score holds main content too (an article
+	// split into several containers).
+	top := make([]bool, len(l.parent))
+	top[main] = true
+	for e := range score {
+		if l.parent[e] == l.parent[main] && score[e] >= siblingShare*score[main] {
+			top[e] = true
+		}
+	}
 	// inMain[e]: 1 inside the main content, 2 outside, 0 not yet known.
 	// Parents have lower indices than their children, so each walk up
 	// ends at the document (-1 above it) or at a known element.
@@ -159,7 +174,7 @@ func (l *layout) periphery(text []byte) []span {
 		path = path[:0]
 		in := false
 		for {
-			if e == main {
+			if e >= 0 && top[e] {
 				in = true
 				break
 			}

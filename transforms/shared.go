@@ -39,9 +39,9 @@ var (
 const StatSharedSignatures = "shared_block_signatures"
 
 // DropSharedBlocks drops the signatures of shared boilerplate blocks
-// (dedup.DropSharedBlocks: a text block outside the main content of at
-// least p.SharedBlockPages pages, and of more pages than it is the main
-// content of) from every document, and merges the other blocks into each
+// (dedup.DropSharedBlocks: a text block outside the main content of pages
+// with at least p.SharedBlockPages different contexts, and of more pages
+// than it is the main content of) from every document, and merges the other blocks into each
 // document's vector. The counts per block hash are summed with a combiner;
 // the verdict reaches the documents by two joins (CoGroupByKey on the
 // block hash, then on the document's fixed-size warc.Ref.ID), so no worker
@@ -69,8 +69,9 @@ func addBlockCounts(a, b dedup.BlockCount) dedup.BlockCount { return a.Add(b) }
 type blockCountsFn struct{}
 
 func (*blockCountsFn) ProcessElement(d Doc, emit func(uint64, dedup.BlockCount)) {
+	ctx := dedup.Context(d.Blocks)
 	for _, b := range d.Blocks {
-		emit(b.Hash, dedup.Count(b))
+		emit(b.Hash, dedup.Count(b, ctx))
 	}
 }
 

@@ -35,6 +35,13 @@ func randomDoc(r *rand.Rand, n int) Doc {
 func TestDocCoderRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	docs := []Doc{{}, {Ref: warc.Ref{Offset: -1}}, randomDoc(r, 0), randomDoc(r, 1), randomDoc(r, 1000)}
+	withBlocks := randomDoc(r, 0)
+	withBlocks.Vec = spotsig.Vector{}
+	withBlocks.Blocks = []spotsig.Block{
+		{Hash: 7, Main: true, Vec: randomDoc(r, 20).Vec},
+		{Hash: ^uint64(0), Vec: randomDoc(r, 3).Vec},
+	}
+	docs = append(docs, withBlocks)
 	for i, d := range docs {
 		b := EncodeDoc(d)
 		got, err := DecodeDoc(b)

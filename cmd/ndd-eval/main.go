@@ -174,9 +174,11 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 	tauRange := fs.String("taus", "0.1:1.0:0.05", "τ sweep lo:hi:step (weighted Jaccard)")
 	defaultTau := fs.Float64("default-tau", config.DefaultTau, "the job's default τ, whose wrong pairs and sensitivity are reported")
 	sens := fs.Bool("sensitivity", true, "also vary each SpotSigs parameter by one step")
+	mlWarc := fs.String("boilerplate-warc", "", "a second labelled WARC file (e.g. the multilingual gold set) for the shared-boilerplate table")
+	mlTruth := fs.String("boilerplate-truth", "", "truth file for --boilerplate-warc")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
-	mlWARC := fs.String("ml-warc", "", "multilingual labelled WARC file (optional; its truth needs \"lang\" per page): adds F1 per language")
-	mlTruth := fs.String("ml-truth", "", "truth file for --ml-warc")
+	langWARC := fs.String("ml-warc", "", "multilingual labelled WARC file (optional; its truth needs \"lang\" per page): adds F1 per language")
+	langTruth := fs.String("ml-truth", "", "truth file for --ml-warc")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -233,6 +235,23 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
+	if *mlWarc != "" {
+		mt, err := eval.LoadTruth(*mlTruth)
+		if err != nil {
+			return fail(err)
+		}
+		rows, err := eval.BoilerplateTable(context.Background(), *mlWarc, mt, jobParams, eval.BoilerplateInjections(), progress)
+		if err != nil {
+			return fail(err)
+		}
+		for i := range rows {
+			rows[i].Name = filepath.Base(filepath.Dir(*mlWarc)) + ": " + rows[i].Name
+		}
+		for i := range rep.Boilerplate {
+			rep.Boilerplate[i].Name = filepath.Base(filepath.Dir(*warcPath)) + ": " + rep.Boilerplate[i].Name
+		}
+		rep.Boilerplate = append(rep.Boilerplate, rows...)
+	}
 	if *sens {
 		rows, err := eval.Sensitivity(corpus, cfg, eval.DefaultVariants(), taus, *defaultTau, progress)
 		if err != nil {
@@ -240,12 +259,12 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 		}
 		rep.Sensitivity = rows
 	}
-	if *mlWARC != "" {
-		mlt, err := eval.LoadTruth(*mlTruth)
+	if *langWARC != "" {
+		mlt, err := eval.LoadTruth(*langTruth)
 		if err != nil {
 			return fail(err)
 		}
-		mlc, err := eval.LoadCorpus(*mlWARC, mlt)
+		mlc, err := eval.LoadCorpus(*langWARC, mlt)
 		if err != nil {
 			return fail(err)
 		}
@@ -253,7 +272,7 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(err)
 		}
-		rep.Multilingual, rep.MultilingualSet = ml, filepath.Dir(*mlWARC)
+		rep.Multilingual, rep.MultilingualSet = ml, filepath.Dir(*langWARC)
 	}
 	if err := os.MkdirAll(*outDir, 0o755); err != nil {
 		return fail(err)

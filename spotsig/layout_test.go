@@ -1,0 +1,144 @@
+package spotsig
+
+import (
+	"strings"
+	"testing"
+)
+
+// An anonymous block beside the article (no markup cue) is outside the
+// main content; the article's paragraphs, spread over two sibling
+// containers, are inside it; a page whose text is all in one container
+// has no periphery.
+func TestExtractPayloadBlocksMainContent(t *testing.T) {
+	e, err := NewExtractor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	para := func(topic string) string {
+		return "<p>The committee said that " + topic + " would be reviewed by the council in the spring, " +
+			"and a report on the results of the review is expected to be published before the summer.</p>\n"
+	}
+	notice := "<div><p>We use cookies on this website to give you the best experience, and you can change the settings at any time in the privacy policy of the site.</p></div>"
+	page := "<html><body><div class=wrap><div class=story>" + para("the budget") + para("the harbour") +
+		"</div><div class=more>" + para("the school") + "</div></div>" + notice + "</body></html>"
+	blocks, _, err := e.ExtractPayloadBlocks([]byte(page), "text/html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[uint64]bool{ // block hash -> Main
+		BlockHash([]byte(stripTags(para("the budget")))):  true,
+		BlockHash([]byte(stripTags(para("the harbour")))): true,
+		BlockHash([]byte(stripTags(para("the school")))):  true,
+		BlockHash([]byte(stripTags(notice))):              false,
+	}
+	if len(blocks) != len(want) {
+		t.Fatalf("%d blocks, want %d: %+v", len(blocks), len(want), blocks)
+	}
+	for _, b := range blocks {
+		main, ok := want[b.Hash]
+		if !ok || main != b.Main || b.Vec.Len() == 0 {
+			t.Errorf("block %x: Main %v, %d signatures; want known block with Main %v", b.Hash, b.Main, b.Vec.Len(), main)
+		}
+	}
+
+	flat := "<html><body>" + para("the budget") + para("the harbour") + "</body></html>"
+	blocks, st, err := e.ExtractPayloadBlocks([]byte(flat), "text/html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range blocks {
+		if !b.Main {
+			t.Errorf("flat page: block %x outside the main content", b.Hash)
+		}
+	}
+	if st.Extract.PeripheralBlocks != 0 || len(blocks) != 2 {
+		t.Errorf("flat page: %d blocks, %d peripheral", len(blocks), st.Extract.PeripheralBlocks)
+	}
+}
+
+func stripTags(s string) string {
+	var b strings.Builder
+	in := false
+	for _, r := range s {
+		switch {
+		case r == '<':
+			in = true
+		case r == '>':
+			in = false
+		case !in:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// BlockHash reads digits as 0 and ignores case and punctuation, so a
+// notice that differs only in a date is the same block.
+func TestBlockHashNormalises(t *testing.T) {
+	a := BlockHash([]byte("Updated on 12 May 2024: we use cookies."))
+	b := BlockHash([]byte("updated ON 03 may 1999 — We use cookies"))
+	c := BlockHash([]byte("updated on may: we use cookies"))
+	if a != b || a == c {
+		t.Errorf("BlockHash: %x %x %x", a, b, c)
+	}
+}
+
+// On real pages, the blocks of ExtractPayloadBlocks merged together are
+// exactly ExtractPayload's vector, and some pages have a periphery.
+func TestExtractPayloadBlocksEqualsExtractPayload(t *testing.T) {
+	pages := readGoldPages(t, 300, nil)
+	e, err := NewExtractor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	withPeriphery := 0
+	for _, p := range pages {
+		v, _, err := e.ExtractPayload(p.Body, p.ContentType)
+		blocks, st, err2 := e.ExtractPayloadBlocks(p.Body, p.ContentType)
+		if (err == nil) != (err2 == nil) {
+			t.Fatalf("%s: errors %v and %v", p.URI, err, err2)
+		}
+		got := MergeBlocks(Vector{}, blocks, nil)
+		if !equalVectors(got, v) {
+			t.Fatalf("%s: merged blocks (%d signatures) differ from ExtractPayload (%d)", p.URI, got.Len(), v.Len())
+		}
+		for i := 1; i < len(blocks); i++ {
+			if blocks[i-1].Hash >= blocks[i].Hash {
+				t.Fatalf("%s: block hashes not ascending and distinct", p.URI)
+			}
+		}
+		if st.Extract.PeripheralBlocks > 0 {
+			withPeriphery++
+		}
+	}
+	if withPeriphery == 0 || withPeriphery == len(pages) {
+		t.Errorf("%d of %d pages have text outside their main content", withPeriphery, len(pages))
+	}
+	t.Logf("%d of %d pages have text outside their main content", withPeriphery, len(pages))
+}
+
+func equalVectors(a, b Vector) bool {
+	if len(a.Hashes) != len(b.Hashes) {
+		return false
+	}
+	for i := range a.Hashes {
+		if a.Hashes[i] != b.Hashes[i] || a.Freqs[i] != b.Freqs[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Hostile nesting: 100,000 unclosed containers cost O(1) each and the
+// text is still extracted.
+func TestLayoutHostileNesting(t *testing.T) {
+	e, err := NewExtractor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := strings.Repeat("<div>", 100000) + "<p>The committee said that the budget would be reviewed by the council in the spring, and a report is expected before the summer.</p>"
+	blocks, _, err := e.ExtractPayloadBlocks([]byte(page), "text/html")
+	if err != nil || len(blocks) != 1 || !blocks[0].Main {
+		t.Fatalf("blocks %+v, err %v", blocks, err)
+	}
+}

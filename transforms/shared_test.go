@@ -1,0 +1,60 @@
+package transforms
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
+)
+
+// goldWARC is the dev gold set: real pages of many sites (../shared/data).
+const goldWARC = "../../shared/data/goldset/gold.warc.gz"
+
+// DropSharedBlocks keeps exactly the blocks dedup.DropSharedBlocks keeps,
+// on the first 600 real pages of the gold set signed per block, and
+// reports the signatures it dropped.
+func TestDropSharedBlocksComposite(t *testing.T) {
+	p := config.DefaultParams()
+	signer, err := config.NewSigner(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(goldWARC)
+	if err != nil {
+		t.Skipf("shared data not available: %v", err)
+	}
+	defer f.Close()
+	var docs []Doc
+	var ddocs []dedup.Doc
+	dedup.ReadWARC(goldWARC, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
+		if len(docs) >= 600 {
+			return
+		}
+		d, _, _, ok := dedup.Sign(t.Context(), signer, c)
+		if !ok {
+			return
+		}
+		docs = append(docs, Doc{Ref: d.Ref, Vec: d.Vec, Blocks: d.Blocks})
+		ddocs = append(ddocs, d)
+	}, func(dedup.Reject) {})
+	_, droppedSigs := dedup.DropSharedBlocks(ddocs, p.SharedBlockPages)
+	if droppedSigs == 0 {
+		t.Fatalf("no shared block among %d pages", len(docs))
+	}
+	var want []string
+	for _, d := range ddocs {
+		want = append(want, docSummary(Doc{Ref: d.Ref, Vec: d.Vec}))
+	}
+	pl, s := beam.NewPipelineWithRoot()
+	st := &Stats{}
+	out := DropSharedBlocks(s, st, beam.CreateList(s, docs), p)
+	passert.Equals(s, beam.ParDo(s, docSummary, out), strs(want)...)
+	passert.Equals(s, beam.ParDo(s, statLine, st.Collection(s)), fmt.Sprintf("%s=%d", StatSharedSignatures, droppedSigs))
+	ptest.RunAndValidate(t, pl)
+}
