@@ -43,9 +43,11 @@ lint:
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-## eval: every method on the gold set over a sweep of tau, and the job on both gold sets with injected shared boilerplate; writes docs/quality.md and its plot
+## eval: every method on the gold set over a sweep of tau, SpotSigs per language on the multilingual
+## gold set, and the job on both gold sets with injected shared boilerplate; writes docs/quality.md and its plot
 eval:
 	$(GO) run ./cmd/ndd-eval sweep --warc $(GOLDSET)/gold.warc.gz --truth $(GOLDSET)/truth.jsonl --out docs/ \
+		--ml-warc $(GOLDSET_ML)/gold.warc.gz --ml-truth $(GOLDSET_ML)/truth.jsonl \
 		--boilerplate-warc $(GOLDSET_ML)/gold.warc.gz --boilerplate-truth $(GOLDSET_ML)/truth.jsonl
 
 ## report: report.md with PNG plots (cluster sizes, Jaccard of the pairs, hosts with most drops, skip reasons) for the run in OUTPUT

@@ -3,6 +3,7 @@ module github.com/ndd-beam/ndd-beam
 go 1.26.8
 
 require (
+	github.com/abadojack/whatlanggo v1.0.1
 	github.com/andybalholm/brotli v1.2.8
 	github.com/apache/beam/sdks/v2 v2.77.0
 	github.com/klauspost/compress v1.19.2

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ndd-beam/ndd-beam/match"
@@ -91,6 +92,7 @@ func DefaultParams() Params {
 		MaxTokens:       spotsig.DefaultMaxTokens,
 		MaxSignatures:   spotsig.DefaultMaxSignatures,
 		MinBlockTokens:  spotsig.DefaultMinBlockTokens,
+		Lang:            spotsig.DefaultLanguageMode,
 		ShingleK:        DefaultShingleK,
 		Keep:            match.DefaultKeep,
 		DecideRounds:    DefaultDecideRounds,
@@ -117,10 +119,11 @@ func Errorf(format string, args ...any) error {
 }
 
 // ValidateValues checks every value of c without touching any filesystem
-// and resolves an "@file" spot set (and the default) to its inline form, so
-// workers need no local file and summary.json says exactly which
-// antecedents were used. It changes c only by normalizing Antecedents and
-// Keep (the default policy written out).
+// and resolves a given "@file" spot set to its inline form, so workers need
+// no local file and summary.json says exactly which antecedents were used
+// (an empty spot set stays empty: the languages' own, see Params.Antecedents).
+// It changes c only by normalizing Antecedents and Keep (the default policy
+// written out).
 // Errors wrap ErrConfig and name the flag.
 func (c *Config) ValidateValues() error {
 	if err := c.Params.Validate(); err != nil {
@@ -175,6 +178,9 @@ func (p *Params) Validate() error {
 	if p.MinBlockTokens < 0 {
 		return Errorf("--min_block_tokens=%d: must be >= 0", p.MinBlockTokens)
 	}
+	if p.Lang != "" && p.Lang != spotsig.LanguageAuto && !slices.Contains(spotsig.Languages(), p.Lang) {
+		return Errorf("--lang=%q: want %q or one of %v", p.Lang, spotsig.LanguageAuto, spotsig.Languages())
+	}
 	if p.SharedBlockPages == 1 || p.SharedBlockPages < 0 || p.SharedBlockPages > MaxSharedBlockPages {
 		return Errorf("--shared_block_pages=%d: must be 0 (off) or in [2, %d]", p.SharedBlockPages, MaxSharedBlockPages)
 	}
@@ -186,20 +192,21 @@ func (p *Params) Validate() error {
 	if p.DecideRounds < 0 {
 		return Errorf("--decide_rounds=%d: must be >= 0", p.DecideRounds)
 	}
-	var set []spotsig.Antecedent
 	if p.Antecedents != "" {
-		set, err = spotsig.ParseSpotSet(p.Antecedents)
-	} else {
-		set, err = spotsig.DefaultSpotSet(spotsig.DefaultLanguage)
+		// A given spot set (inline or @file) is resolved to its inline
+		// form. Empty stays empty: each page's language brings its own
+		// spot set (spotsig/lang/<code>), recorded in summary.json as
+		// sizes per language.
+		set, err := spotsig.ParseSpotSet(p.Antecedents)
+		if err != nil {
+			return Errorf("--antecedents=%q: %v", p.Antecedents, err)
+		}
+		parts := make([]string, len(set))
+		for i, a := range set {
+			parts[i] = a.String()
+		}
+		p.Antecedents = strings.Join(parts, ",")
 	}
-	if err != nil {
-		return Errorf("--antecedents=%q: %v", p.Antecedents, err)
-	}
-	parts := make([]string, len(set))
-	for i, a := range set {
-		parts[i] = a.String()
-	}
-	p.Antecedents = strings.Join(parts, ",")
 	if _, err := NewSigner(*p); err != nil {
 		return Errorf("--method=%q: %v", p.Method, err)
 	}

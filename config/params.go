@@ -45,10 +45,14 @@ type Params struct {
 	// depends on τ too ([781, ∞) at τ = 0.2 and ρ = 1000; see
 	// match.Partitioning).
 	Rho int `json:"rho"`
-	// Antecedents is the spot set, inline ("the(2,3),a(2,3),is(3,1)"):
+	// Antecedents is a spot set, inline ("the(2,3),a(2,3),is(3,1)"):
 	// antecedent word, spot distance, chain length (§3.1). A "@file" spec is
 	// resolved to inline form before the job starts, so workers never need
-	// the file. Empty means spotsig's default.
+	// the file. Empty (the default) means each language's own spot set
+	// (spotsig.DefaultSpotSet; for English the paper's §5.3.2 set). A given
+	// set replaces the spot set of the language Lang forces, or with
+	// LanguageAuto that of English pages and of pages of unidentified
+	// language (spotsig.WithSpotSet).
 	Antecedents string `json:"antecedents"`
 	// IDFMin and IDFMax bound the normalized IDF log(N/df)/log(N) of the
 	// signatures kept (§5.1), both in [0, 1].
@@ -87,6 +91,12 @@ type Params struct {
 	// toolbars, …), which spotsig drops by default
 	// (spotsig.WithMarkupBoilerplate, issue 10).
 	KeepMarkupBoilerplate bool `json:"keep_markup_boilerplate"`
+	// Lang is the language mode of spot signature extraction:
+	// spotsig.LanguageAuto (identify each page's language from its text,
+	// spotsig.DetectLanguage, and use that language's stopwords and spot
+	// set) or a code of spotsig.Languages() forcing that language's data
+	// for every page. Default spotsig.DefaultLanguageMode ("auto").
+	Lang string `json:"lang"`
 	// SharedBlockPages: a text block (spotsig.BlockHash) that lies outside
 	// the main content of pages about at least this many different things
 	// (dedup.Context: exact copies count once), and of more pages than it
@@ -132,6 +142,11 @@ type Signed struct {
 	// without signatures): the keep policy and the exact-text fallback of
 	// the decisions use it.
 	Text TextInfo
+	// Lang is the language whose data signed the page
+	// (spotsig.ExtractStats.Lang: a code, or spotsig.LanguageUnknown), ""
+	// for a scheme without languages; counted in summary.json's
+	// "languages".
+	Lang string
 }
 
 // TextInfo describes a page's extracted text: its length in bytes and its

@@ -17,6 +17,9 @@ func (p Params) SpotSigOptions() []spotsig.Option {
 	if p.KeepMarkupBoilerplate {
 		opts = append(opts, spotsig.WithMarkupBoilerplate(false))
 	}
+	if p.Lang != "" {
+		opts = append(opts, spotsig.WithLanguage(p.Lang))
+	}
 	if p.Antecedents != "" {
 		opts = append(opts, spotsig.WithSpotSpec(p.Antecedents))
 	}
@@ -102,6 +105,7 @@ func (s *spotSigner) Sign(ctx context.Context, payload []byte, contentType strin
 		out.Capped = append(out.Capped, CapSignatures)
 	}
 	out.Text = TextInfo{Bytes: st.Text.TextBytes, Digest: st.Digest}
+	out.Lang = st.Extract.Lang
 	return out, "", ""
 }
 
@@ -160,4 +164,40 @@ func (s *shingleSigner) Sign(_ context.Context, payload []byte, contentType stri
 		return Signed{}, reason, detail
 	}
 	return Signed{Vec: s.sh.Extract(text), Capped: textCaps(st), Text: TextInfo{Bytes: len(text), Digest: spotsig.TextDigest(text)}}, "", ""
+}
+
+// LanguageData is the language configuration of a spotsigs run as
+// summary.json records it (issue 14).
+type LanguageData struct {
+	// Mode is spotsig.LanguageAuto or the forced language code (Params.Lang).
+	Mode string `json:"mode"`
+	// AntecedentSource says where the spot sets come from: the embedded
+	// lists (spotsig.LanguageDataSource) or --antecedents, and for which
+	// language it replaces the embedded set.
+	AntecedentSource string `json:"antecedent_source"`
+	// SpotSetSizes is the number of antecedent specs per language the
+	// extractor can use; "und" (spotsig.LanguageUnknown) serves pages of
+	// unidentified language.
+	SpotSetSizes map[string]int `json:"spot_set_sizes"`
+}
+
+// Languages returns the language configuration of p for the spotsigs
+// scheme, the zero LanguageData for another scheme. p must be valid.
+func (p Params) Languages() (LanguageData, error) {
+	if p.Method != MethodSpotSigs && p.Method != "" {
+		return LanguageData{}, nil
+	}
+	ex, err := spotsig.NewExtractor(p.SpotSigOptions()...)
+	if err != nil {
+		return LanguageData{}, err
+	}
+	ld := LanguageData{Mode: ex.LanguageMode(), AntecedentSource: spotsig.LanguageDataSource, SpotSetSizes: ex.SpotSetSizes()}
+	if p.Antecedents != "" {
+		who := ld.Mode
+		if who == spotsig.LanguageAuto {
+			who = spotsig.DefaultLanguage + " and " + spotsig.LanguageUnknown
+		}
+		ld.AntecedentSource = "--antecedents (for " + who + "); other languages: " + spotsig.LanguageDataSource
+	}
+	return ld, nil
 }

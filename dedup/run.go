@@ -20,6 +20,10 @@ type Result struct {
 	// Capped counts, per cap name (config.Cap*), the documents a cap applied
 	// to (kept with what was read).
 	Capped map[string]int
+	// Languages counts, per language (config.Signer's lang), the documents
+	// signed with >= 1 signature, before the IDF filter; empty for a scheme
+	// without languages.
+	Languages map[string]int
 	// SharedBlocks and SharedBlockSignatures count the peripheral blocks
 	// dropped as shared boilerplate (DropSharedBlocks; over all documents,
 	// with repeats) and their signatures.
@@ -84,7 +88,7 @@ func RunEdited(ctx context.Context, p config.Params, files []string, edit func(*
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Capped: map[string]int{}}
+	res := &Result{Capped: map[string]int{}, Languages: map[string]int{}}
 
 	// Records keep their read order: each gets a slot, filled by a worker.
 	type slot struct {
@@ -141,6 +145,9 @@ func RunEdited(ctx context.Context, p config.Params, files []string, edit func(*
 		}
 		for _, c := range s.capped {
 			res.Capped[c]++
+		}
+		if s.doc.Lang != "" {
+			res.Languages[s.doc.Lang]++
 		}
 		docs = append(docs, s.doc)
 	}

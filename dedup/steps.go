@@ -39,14 +39,16 @@ type Candidate struct {
 	Payload     []byte
 }
 
-// Doc is a document with its signature vector (§4.1.2). Between Sign and
-// DropSharedBlocks, Vec holds the signatures of the page's main content and
-// Blocks those of each text block outside it (config.Signed); afterwards
-// Blocks is nil.
+// Doc is a document with its signature vector (§4.1.2) and the language
+// whose data signed it ("" for a scheme without languages, see
+// config.Signed). Between Sign and DropSharedBlocks, Vec holds the
+// signatures of the page's main content and Blocks those of each text block
+// outside it (config.Signed); afterwards Blocks is nil.
 type Doc struct {
 	warc.Ref
 	Vec    spotsig.Vector
 	Blocks []spotsig.Block
+	Lang   string
 }
 
 // Classify is the step after warc.ReadFile: a record it did not skip is a
@@ -75,7 +77,7 @@ func Sign(ctx context.Context, signer config.Signer, pol match.Policy, c Candida
 	if reason != "" {
 		return Doc{}, Reject{Ref: c.Ref, Reason: reason, Detail: detail}, nil, page, false
 	}
-	return Doc{Ref: c.Ref, Vec: s.Vec, Blocks: s.Blocks}, Reject{}, s.Capped, page, true
+	return Doc{Ref: c.Ref, Vec: s.Vec, Blocks: s.Blocks, Lang: s.Lang}, Reject{}, s.Capped, page, true
 }
 
 // CheckMinSignatures rejects a document whose vector length |d| after the

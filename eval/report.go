@@ -43,7 +43,11 @@ type Report struct {
 	Boilerplate []BoilerplateRow // the default method with injected shared boilerplate (issue 10)
 	PlotFile    string           // file name of the F1-vs-τ plot, relative to the report
 	Notes       string           // free text appended (markdown)
-	Elapsed     time.Duration
+	// Multilingual, if set, is the section for a multilingual gold set
+	// (MultilingualSet names it), written before the notes.
+	Multilingual    *MultilingualReport
+	MultilingualSet string
+	Elapsed         time.Duration
 }
 
 // WriteMarkdown writes the report as markdown.
@@ -59,6 +63,11 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	}
 	rep.writeDefaults(p)
 	rep.writeSensitivity(p)
+	if rep.Multilingual != nil {
+		if err := rep.Multilingual.WriteMarkdown(&b, rep.MultilingualSet); err != nil {
+			return err
+		}
+	}
 	if rep.Notes != "" {
 		p("%s\n", strings.TrimSpace(rep.Notes))
 	}

@@ -26,6 +26,7 @@ type TruthRecord struct {
 	Edits         []string `json:"edits,omitempty"`          // syndication edits applied to the article
 	Natural       bool     `json:"natural,omitempty"`        // member of a cluster found, not constructed
 	CoreJaccard5  float64  `json:"core_jaccard5,omitempty"`  // word-5-shingle Jaccard of the core text to its source
+	Lang          string   `json:"lang,omitempty"`           // ISO 639-1 language of the page (multilingual sets)
 }
 
 // Truth is a loaded truth file: the labelled documents in file order, indexed

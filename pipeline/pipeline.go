@@ -58,6 +58,11 @@ func Build(s beam.Scope, cfg config.Config) error {
 	transforms.WriteDecisions(s, cfg.Output, cfg.Shards, decided)
 	transforms.WriteRejects(s, st, cfg.Output, cfg.Shards, beam.Flatten(s, readRejects, extractRejects, idfRejects))
 	base := transforms.Summary{Parameters: p, Input: cfg.Input, Output: cfg.Output, Shards: cfg.Shards}
+	ld, err := p.Languages()
+	if err != nil {
+		return err
+	}
+	base.LanguageData = ld
 	transforms.WriteSummary(s, cfg.Output, base, st.Collection(s), files)
 	return nil
 }

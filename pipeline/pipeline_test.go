@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
@@ -372,6 +374,7 @@ func TestValidateErrors(t *testing.T) {
 		{"keep", func(c *config.Config) { c.Keep = "earliest,oldest" }, "--keep"},
 		{"keep contradiction", func(c *config.Config) { c.Keep = "longest,shortest" }, "--keep"},
 		{"decide rounds", func(c *config.Config) { c.DecideRounds = -1 }, "--decide_rounds"},
+		{"lang", func(c *config.Config) { c.Lang = "xx" }, "--lang"},
 		{"cap", func(c *config.Config) { c.MaxPayloadBytes = 0 }, "--max_payload_bytes"},
 		{"no input", func(c *config.Config) { c.Input = nil }, "--input"},
 		{"no output", func(c *config.Config) { c.Output = "" }, "--output"},
@@ -483,6 +486,41 @@ func TestJobEqualsInProcessOnGoldSet(t *testing.T) {
 	if sum.DecideResidual != 0 {
 		t.Errorf("%d pages decided on the residual worker at the default --decide_rounds", sum.DecideResidual)
 	}
+}
+
+// On the multilingual gold set the job equals dedup.Run pair for pair and
+// in its documents per language, and summary.json records the language
+// configuration: auto mode, a spot set per embedded language.
+func TestJobEqualsInProcessOnMultilingualGoldSet(t *testing.T) {
+	gold := filepath.Join("..", "..", "shared", "data", "goldset-ml", "gold.warc.gz")
+	if _, err := os.Stat(gold); err != nil {
+		t.Skipf("%s absent: %v", gold, err)
+	}
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	cfg := testConfig([]string{gold})
+	dir := runJob(t, "direct", cfg)
+	sum := checkAccounting(t, dir, 1)
+	res, err := dedup.Run(context.Background(), cfg.Params, sum.Files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(sum.Languages, res.Languages) {
+		t.Errorf("documents per language: job %v, in-process %v", sum.Languages, res.Languages)
+	}
+	if len(sum.Languages) < 11 {
+		t.Errorf("documents in %d languages %v, want the set's 11 at least", len(sum.Languages), sum.Languages)
+	}
+	ld := sum.LanguageData
+	if ld.Mode != spotsig.LanguageAuto || len(ld.SpotSetSizes) != len(spotsig.Languages())+1 || ld.SpotSetSizes["pl"] < 100 {
+		t.Errorf("language_data %+v: want auto mode and the spot set sizes of every language and und", ld)
+	}
+	want := map[pairKey]bool{}
+	for _, p := range res.Pairs {
+		want[pairKey{res.Docs[p.A].Key(), res.Docs[p.B].Key(), p.Jaccard}] = true
+	}
+	samePairs(t, "job vs in-process on the multilingual gold set", readPairs(t, dir, 1), want)
 }
 
 // A range that drops signatures runs the IDF joins: the job's vectors (the

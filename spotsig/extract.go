@@ -7,18 +7,27 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
-// Extractor turns plain text into spot signatures (paper §3). It holds an
-// immutable spot set and stopword list, so one Extractor is safe for
-// concurrent use by any number of goroutines (per-call scratch buffers come
-// from a sync.Pool).
+// Extractor turns plain text into spot signatures (paper §3). It holds
+// immutable per-language spot sets and stopword lists, so one Extractor is
+// safe for concurrent use by any number of goroutines (per-call scratch
+// buffers come from a sync.Pool).
 type Extractor struct {
 	cfg     config
-	spots   []Antecedent       // the spot set, normalized, in spec order
-	words   map[string]int32   // token -> wordStop, or index into groups (antecedents)
-	groups  [][]antecedentSpec // per antecedent word, its (d, c) specs
+	fixed   *langData            // the forced language, or the LanguageUnknown fallback in auto mode
+	langs   map[string]*langData // auto mode: the data of every embedded language, by code
 	scratch sync.Pool
+}
+
+// langData is one language's spot set and stopwords in the form the scan
+// uses.
+type langData struct {
+	tag    string             // hashed into every signature: the language code, or LanguageUnknown
+	spots  []Antecedent       // the spot set, normalized, in spec order
+	words  map[string]int32   // token -> wordStop, or index into groups (antecedents)
+	groups [][]antecedentSpec // per antecedent word, its (d, c) specs
 }
 
 // ExtractStats describes one Extract call; every cap that applied is
@@ -32,6 +41,10 @@ type ExtractStats struct {
 	Spots               int  // antecedent occurrences seen (times specs per antecedent word)
 	Signatures          int  // signatures kept, with repeats: |d| of the returned Vector
 	SignaturesTruncated bool // the max-signatures cap stopped extraction early
+	// Lang is the language whose data was used and whose code is in every
+	// signature's hash: the forced language, the identified one
+	// (LanguageAuto), or LanguageUnknown.
+	Lang string
 	// ExtractPayloadBlocks only: the blocks outside the page's main
 	// content (distinct by BlockHash, with a signature) and their
 	// signatures, with repeats.
@@ -43,7 +56,7 @@ type antecedentSpec struct {
 	word     string
 	distance int
 	chain    int
-	prefix   uint64 // FNV-1a state after hashing word
+	prefix   uint64 // FNV-1a state after hashing "<language>/<word>"
 }
 
 const (
@@ -68,10 +81,14 @@ func fnvAdd(h uint64, b []byte) uint64 {
 }
 
 // SignatureHash returns the 64-bit identifier of a spot signature given in
-// its string form "antecedent:word1:word2…" (as Signatures returns it): the
-// FNV-1a 64 hash of those bytes. Extract computes the same value without
-// building the string. Tokens never contain ':', so the string form, and
-// the hashed bytes, are unambiguous.
+// its string form "<language>/antecedent:word1:word2…", e.g.
+// "en/the:south:carolina" (Signatures returns the part after the '/', the
+// language is ExtractStats.Lang): the FNV-1a 64 hash of those bytes.
+// Extract computes the same value without building the string. The
+// language is part of the identifier so that documents of different
+// languages never share a signature, whatever words they share. Tokens
+// never contain ':' or '/', so the string form, and the hashed bytes, are
+// unambiguous.
 func SignatureHash(sig string) uint64 {
 	h := uint64(fnvOffset64)
 	for i := 0; i < len(sig); i++ {
@@ -81,22 +98,50 @@ func SignatureHash(sig string) uint64 {
 	return h
 }
 
-// NewExtractor returns an Extractor with the paper's defaults (§5.3.2):
-// the embedded language data of DefaultLanguage (English: SMART stopwords,
-// articles and flexions of be/can/will/have/do as antecedents, spot
-// distance DefaultDistance and chain length DefaultChain), spot distance
-// counted in tokens as on slide 12, and the caps DefaultMaxTokens and
-// DefaultMaxSignatures. Options change any of these. Antecedents always
-// count as stopwords for chaining. The error wraps ErrBadOption or
-// ErrSpotSet, or names an unknown language.
+// NewExtractor returns an Extractor with the defaults: the language of
+// each document identified from its text (LanguageAuto, DetectLanguage)
+// and that language's embedded data lang/<code>/ (stopwords and spot set;
+// for English the paper's §5.3.2 set: SMART stopwords, articles and
+// flexions of be/can/will/have/do as antecedents), spot distance
+// DefaultDistance and chain length DefaultChain, spot distance counted in
+// tokens as on slide 12, and the caps DefaultMaxTokens and
+// DefaultMaxSignatures. Options change any of these; a spot set or
+// stopword list given as an option replaces the data of the forced
+// language, or in auto mode that of DefaultLanguage (and the fallback).
+// Antecedents always count as stopwords for chaining. The error wraps
+// ErrBadOption or ErrSpotSet, or names an unknown language.
 func NewExtractor(opts ...Option) (*Extractor, error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
 		return nil, err
 	}
+	e := &Extractor{cfg: cfg}
+	if cfg.lang == LanguageAuto {
+		e.langs = map[string]*langData{}
+		for _, code := range Languages() {
+			if e.langs[code], err = newLangData(&cfg, code, code); err != nil {
+				return nil, err
+			}
+		}
+		if e.fixed, err = newLangData(&cfg, LanguageUnknown, DefaultLanguage); err != nil {
+			return nil, err
+		}
+	} else if e.fixed, err = newLangData(&cfg, cfg.lang, cfg.lang); err != nil {
+		return nil, err
+	}
+	e.scratch.New = func() any { return new(scratch) }
+	return e, nil
+}
+
+// newLangData builds the data of language code, tagged tag in the hashes;
+// the options' spot set and stopwords replace code's own for the language
+// they concern (see NewExtractor).
+func newLangData(cfg *config, tag, code string) (*langData, error) {
+	custom := code == cfg.lang || cfg.lang == LanguageAuto && code == DefaultLanguage
 	spots := cfg.spotSet
-	if !cfg.spotSetSet {
-		if spots, err = DefaultSpotSet(cfg.lang); err != nil {
+	if !custom || !cfg.spotSetSet {
+		var err error
+		if spots, err = DefaultSpotSet(code); err != nil {
 			return nil, err
 		}
 	}
@@ -104,17 +149,22 @@ func NewExtractor(opts ...Option) (*Extractor, error) {
 		return nil, fmt.Errorf("%w: empty spot set", ErrSpotSet)
 	}
 	stop := cfg.stopwords
-	if !cfg.stopSet {
-		if stop, err = Stopwords(cfg.lang); err != nil {
+	if !custom || !cfg.stopSet {
+		var err error
+		if stop, err = Stopwords(code); err != nil {
 			return nil, err
 		}
 	}
-	e := &Extractor{cfg: cfg, words: map[string]int32{}}
-	for _, w := range append(stop, cfg.extraStop...) {
+	if custom {
+		stop = append(slices.Clip(stop), cfg.extraStop...)
+	}
+	d := &langData{tag: tag, words: map[string]int32{}}
+	for _, w := range stop {
 		if t, ok := singleToken(w); ok {
-			e.words[t] = wordStop
+			d.words[t] = wordStop
 		}
 	}
+	prefix := fnvAdd(fnvAdd(fnvOffset64, []byte(tag)), []byte{'/'})
 	groupOf := map[string]int32{}
 	for _, a := range spots {
 		if err := a.validate(); err != nil {
@@ -122,24 +172,35 @@ func NewExtractor(opts ...Option) (*Extractor, error) {
 		}
 		t, ok := singleToken(a.Word)
 		if !ok {
-			return nil, fmt.Errorf("%w: antecedent %q is not one token", ErrSpotSet, a.Word)
+			return nil, fmt.Errorf("%w: antecedent %q (%s) is not one token", ErrSpotSet, a.Word, code)
 		}
 		a.Word = t
 		g, ok := groupOf[t]
 		if !ok {
-			g = int32(len(e.groups))
+			g = int32(len(d.groups))
 			groupOf[t] = g
-			e.groups = append(e.groups, nil)
-			e.words[t] = g
+			d.groups = append(d.groups, nil)
+			d.words[t] = g
 		}
-		e.groups[g] = append(e.groups[g], antecedentSpec{
+		d.groups[g] = append(d.groups[g], antecedentSpec{
 			word: t, distance: a.Distance, chain: a.Chain,
-			prefix: fnvAdd(fnvOffset64, []byte(t)),
+			prefix: fnvAdd(prefix, []byte(t)),
 		})
-		e.spots = append(e.spots, a)
+		d.spots = append(d.spots, a)
 	}
-	e.scratch.New = func() any { return new(scratch) }
-	return e, nil
+	return d, nil
+}
+
+// language returns the data for text: the forced language's, or in auto
+// mode the identified language's (the fallback's if it has none).
+func (e *Extractor) language(text []byte) *langData {
+	if e.langs == nil {
+		return e.fixed
+	}
+	if d, ok := e.langs[DetectLanguage(text)]; ok {
+		return d
+	}
+	return e.fixed
 }
 
 // singleToken returns the token form of w if Tokenize makes exactly one
@@ -157,17 +218,37 @@ func singleToken(w string) (string, bool) {
 	return s, true
 }
 
-// SpotSet returns a copy of the Extractor's spot set (normalized words).
-func (e *Extractor) SpotSet() []Antecedent { return slices.Clone(e.spots) }
+// SpotSet returns a copy of the spot set (normalized words) of the forced
+// language, or in auto mode of the fallback (DefaultLanguage's data).
+func (e *Extractor) SpotSet() []Antecedent { return slices.Clone(e.fixed.spots) }
+
+// LanguageMode returns LanguageAuto or the forced language code.
+func (e *Extractor) LanguageMode() string { return e.cfg.lang }
+
+// SpotSetSizes returns the number of antecedent specs per language the
+// Extractor can use (in auto mode every embedded language and
+// LanguageUnknown), for the record of a run's configuration.
+func (e *Extractor) SpotSetSizes() map[string]int {
+	out := map[string]int{e.fixed.tag: len(e.fixed.spots)}
+	for c, d := range e.langs {
+		out[c] = len(d.spots)
+	}
+	return out
+}
 
 // MinBlockTokens returns the minimum block length in effect
 // (WithMinBlockTokens; 0 = blocks off, the paper's whole-document chains).
 func (e *Extractor) MinBlockTokens() int { return e.cfg.minBlock }
 
 // IsStopword reports whether the (lower-case, tokenized) word is skipped by
-// chains: a stopword or an antecedent.
+// chains of the forced language (in auto mode: of DefaultLanguage): a
+// stopword or an antecedent.
 func (e *Extractor) IsStopword(word string) bool {
-	_, ok := e.words[word]
+	d := e.fixed
+	if e.langs != nil {
+		d = e.langs[DefaultLanguage]
+	}
+	_, ok := d.words[word]
 	return ok
 }
 
@@ -215,7 +296,8 @@ func (s *scratch) token(i int32) []byte {
 // (the arrays are cut back to the block's start, so nothing is allocated),
 // and s.blocks records the end of each kept block in kept-token positions.
 // With blocks off the whole text is one block.
-func (e *Extractor) scan(s *scratch, text []byte, st *ExtractStats) {
+func (e *Extractor) scan(s *scratch, d *langData, text []byte, st *ExtractStats) {
+	st.Lang = d.tag
 	// Size the token arrays once: a token and its separator take at least 2
 	// bytes, typical text about 6; growing by appending would allocate
 	// several times the final size for a huge document.
@@ -253,6 +335,16 @@ func (e *Extractor) scan(s *scratch, text []byte, st *ExtractStats) {
 			nl, line := termNL, p0
 			if i := bytes.LastIndexByte(text[p0:p1-1], '\n'); i >= 0 {
 				nl, line = true, p0+i+1
+				// A short block whose line ends a sentence goes on into
+				// the next line: prose written one sentence per line
+				// (help pages, list items that are sentences) is one
+				// block, as it would be in a paragraph.
+				// The previous token's terminator (at p0-1, a rune of up to
+				// 4 bytes) may be the full stop.
+				first := bytes.IndexByte(text[p0:p1-1], '\n')
+				if len(s.ends)-blockStart < minBlock && endsSentence(text[max(0, p0-4):p0+first]) {
+					nl = false
+				}
 			}
 			termNL = text[p1-1] == '\n'
 			if nl {
@@ -261,7 +353,7 @@ func (e *Extractor) scan(s *scratch, text []byte, st *ExtractStats) {
 			}
 		}
 		s.rank = append(s.rank, int32(len(s.ns)))
-		k, known := e.words[string(tok)]
+		k, known := d.words[string(tok)]
 		if !known {
 			k = wordContent
 			s.ns = append(s.ns, int32(len(s.ends)))
@@ -280,6 +372,20 @@ func (e *Extractor) scan(s *scratch, text []byte, st *ExtractStats) {
 	s.rank = append(s.rank, int32(len(s.ns)))
 	st.Tokens = examined
 	s.tokbuf = t.buf[:0]
+}
+
+// endsSentence reports whether the bytes sep before a line's '\n' (the
+// last token's terminator and the separators after it) end a sentence:
+// their last non-space rune is a full stop, question or exclamation mark
+// (Latin, CJK full-width, or the ellipsis).
+func endsSentence(sep []byte) bool {
+	sep = bytes.TrimRight(sep, " \t\r")
+	r, _ := utf8.DecodeLastRune(sep)
+	switch r {
+	case '.', '!', '?', '…', '。', '！', '？', '．':
+		return true
+	}
+	return false
 }
 
 // endBlock closes the block of the tokens from start on, on the line at
@@ -314,7 +420,7 @@ func (e *Extractor) endBlock(s *scratch, start, line int, st *ExtractStats) {
 // of the block (the end of the text with blocks off) as long as it has at
 // least one word. visit gets the spec and the chain's token positions
 // (valid during the call) and returns false to stop.
-func (e *Extractor) walk(s *scratch, st *ExtractStats, visit func(b int, a *antecedentSpec, chain []int32) bool) {
+func (e *Extractor) walk(s *scratch, d *langData, st *ExtractStats, visit func(b int, a *antecedentSpec, chain []int32) bool) {
 	i := int32(0)
 	for b, n := range s.blocks {
 		nns := s.rank[n] // non-stopwords before the block's end
@@ -323,8 +429,8 @@ func (e *Extractor) walk(s *scratch, st *ExtractStats, visit func(b int, a *ante
 			if g < 0 {
 				continue
 			}
-			for a := range e.groups[g] {
-				spec := &e.groups[g][a]
+			for a := range d.groups[g] {
+				spec := &d.groups[g][a]
 				st.Spots++
 				chain := s.chain[:0]
 				d := int32(spec.distance)
@@ -378,10 +484,11 @@ func (e *Extractor) Extract(text []byte) (Vector, ExtractStats) {
 }
 
 func (e *Extractor) extract(s *scratch, text []byte, st *ExtractStats) Vector {
-	e.scan(s, text, st)
+	d := e.language(text)
+	e.scan(s, d, text, st)
 	s.hashes = s.hashes[:0]
 	maxSigs := e.cfg.maxSigs
-	e.walk(s, st, func(_ int, a *antecedentSpec, chain []int32) bool {
+	e.walk(s, d, st, func(_ int, a *antecedentSpec, chain []int32) bool {
 		h := a.prefix
 		for _, k := range chain {
 			h ^= ':'
@@ -400,17 +507,19 @@ func (e *Extractor) extract(s *scratch, text []byte, st *ExtractStats) Vector {
 }
 
 // Signatures returns the spot signatures of text in document order, with
-// repeats, in the paper's string form "the:south:carolina" (§3.2). It is the
-// debug twin of Extract: SignatureHash of each string is the hash Extract
-// counts, under the same caps.
+// repeats, in the paper's string form "the:south:carolina" (§3.2), without
+// the language (ExtractStats.Lang of Extract on the same text). It is the
+// debug twin of Extract: SignatureHash(lang + "/" + s) of each string s is
+// the hash Extract counts, under the same caps.
 func (e *Extractor) Signatures(text []byte) []string {
 	s := e.scratch.Get().(*scratch)
 	defer e.release(s)
 	var st ExtractStats
-	e.scan(s, text, &st)
+	d := e.language(text)
+	e.scan(s, d, text, &st)
 	var out []string
 	var b strings.Builder
-	e.walk(s, &st, func(_ int, a *antecedentSpec, chain []int32) bool {
+	e.walk(s, d, &st, func(_ int, a *antecedentSpec, chain []int32) bool {
 		b.Reset()
 		b.WriteString(a.word)
 		for _, k := range chain {
@@ -496,10 +605,11 @@ func (e *Extractor) ExtractPayloadBlocks(payload []byte, contentType string) (bl
 // extractBlocks is extract with the signatures of each block apart; the
 // blocks whose line lies in one of spans (ascending, disjoint) are not Main.
 func (e *Extractor) extractBlocks(s *scratch, text []byte, spans []span, st *ExtractStats) []Block {
-	e.scan(s, text, st)
+	d := e.language(text)
+	e.scan(s, d, text, st)
 	s.hashes, s.hblock = s.hashes[:0], s.hblock[:0]
 	maxSigs := e.cfg.maxSigs
-	e.walk(s, st, func(b int, a *antecedentSpec, chain []int32) bool {
+	e.walk(s, d, st, func(b int, a *antecedentSpec, chain []int32) bool {
 		h := a.prefix
 		for _, k := range chain {
 			h ^= ':'

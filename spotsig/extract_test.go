@@ -40,7 +40,7 @@ func TestPaperExample(t *testing.T) {
 		t.Fatalf("vector |d|=%d distinct=%d stats=%+v, want %d distinct signatures", v.Len(), len(v.Hashes), st, len(want))
 	}
 	for _, s := range want {
-		if _, found := slices.BinarySearch(v.Hashes, SignatureHash(s)); !found {
+		if _, found := slices.BinarySearch(v.Hashes, SignatureHash(st.Lang+"/"+s)); !found {
 			t.Errorf("Extract lacks hash of %q", s)
 		}
 	}
@@ -128,7 +128,9 @@ func TestChainRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e := mustExtractor(t, WithSpotSpec(c.spec), WithDistanceMode(c.mode), WithMinBlockTokens(0))
+			// Made-up word sequences are no language: force the one the
+			// spot spec is in.
+			e := mustExtractor(t, WithLanguage("en"), WithSpotSpec(c.spec), WithDistanceMode(c.mode), WithMinBlockTokens(0))
 			got := e.Signatures([]byte(c.text))
 			if !slices.Equal(got, c.want) {
 				t.Fatalf("Signatures(%q) = %q, want %q", c.text, got, c.want)
@@ -154,11 +156,11 @@ func TestSignatureHashIsFNV1a(t *testing.T) {
 
 func TestRepeatsCounted(t *testing.T) {
 	e := mustExtractor(t, WithSpotSpec("the(1,1)"), WithMinBlockTokens(0))
-	v, _ := e.Extract([]byte("the cat and the cat and the dog"))
+	v, st := e.Extract([]byte("the cat and the cat and the dog"))
 	if len(v.Hashes) != 2 || v.Len() != 3 {
 		t.Fatalf("vector %+v: want 2 distinct signatures, |d| = 3", v)
 	}
-	i, _ := slices.BinarySearch(v.Hashes, SignatureHash("the:cat"))
+	i, _ := slices.BinarySearch(v.Hashes, SignatureHash(st.Lang+"/the:cat"))
 	if v.Freqs[i] != 2 {
 		t.Fatalf("freq(the:cat) = %d, want 2", v.Freqs[i])
 	}
@@ -291,7 +293,7 @@ func TestLanguageIsAFolder(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("German signatures %q, want %q", got, want)
 	}
-	if got := mustExtractor(t, WithMinBlockTokens(0)).Signatures([]byte("Der Hund ist in der Küche.")); len(got) != 0 {
+	if got := mustExtractor(t, WithLanguage("en"), WithMinBlockTokens(0)).Signatures([]byte("Der Hund ist in der Küche.")); len(got) != 0 {
 		t.Fatalf("English extractor found %q in German text", got)
 	}
 }
@@ -316,7 +318,7 @@ func TestBlocksConfineChains(t *testing.T) {
 		{7, nil},
 	}
 	for _, c := range cases {
-		e := mustExtractor(t, WithSpotSpec("the(1,2)"), WithMinBlockTokens(c.min))
+		e := mustExtractor(t, WithLanguage("en"), WithSpotSpec("the(1,2)"), WithMinBlockTokens(c.min))
 		got := e.Signatures(text)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("min %d: Signatures = %q, want %q", c.min, got, c.want)
@@ -326,7 +328,7 @@ func TestBlocksConfineChains(t *testing.T) {
 			t.Errorf("min %d: |d| = %d, want %d", c.min, v.Len(), len(c.want))
 		}
 		for _, s := range c.want {
-			if _, ok := slices.BinarySearch(v.Hashes, SignatureHash(s)); !ok {
+			if _, ok := slices.BinarySearch(v.Hashes, SignatureHash(st.Lang+"/"+s)); !ok {
 				t.Errorf("min %d: Extract lacks %q", c.min, s)
 			}
 		}

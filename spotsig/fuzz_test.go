@@ -100,7 +100,7 @@ func FuzzHTMLToSignatures(f *testing.F) {
 			sigs := e.Signatures(text)
 			hs := make([]uint64, len(sigs))
 			for i, s := range sigs {
-				hs[i] = SignatureHash(s)
+				hs[i] = SignatureHash(st.Extract.Lang + "/" + s)
 			}
 			v3 := NewVector(hs)
 			if !slices.Equal(v.Hashes, v3.Hashes) || !slices.Equal(v.Freqs, v3.Freqs) {

@@ -24,8 +24,13 @@ const (
 	// because navigation menus, teaser lists, bylines and footers are short
 	// blocks whose chains make pages of one template look alike.
 	DefaultMinBlockTokens = 20
-	// DefaultLanguage is the language whose embedded stopwords and spot set
-	// NewExtractor uses when no option says otherwise.
+	// DefaultLanguageMode is how NewExtractor picks a document's language
+	// when no option says otherwise: LanguageAuto, identified per document
+	// from its text (DetectLanguage).
+	DefaultLanguageMode = LanguageAuto
+	// DefaultLanguage is the language whose embedded data serves documents
+	// of unknown language (tagged LanguageUnknown) and which options such as
+	// WithSpotSet change in auto mode.
 	DefaultLanguage = "en"
 
 	// DefaultMaxInputBytes caps the payload bytes parsed per document
@@ -95,7 +100,7 @@ type config struct {
 
 func defaultConfig() config {
 	return config{
-		lang:       DefaultLanguage,
+		lang:       DefaultLanguageMode,
 		minBlock:   DefaultMinBlockTokens,
 		maxTokens:  DefaultMaxTokens,
 		maxSigs:    DefaultMaxSignatures,
@@ -121,9 +126,11 @@ func (c *config) fail(format string, args ...any) {
 	}
 }
 
-// WithLanguage selects the embedded language data lang/<code>/ (stopwords
-// and default spot set). Default DefaultLanguage ("en"). Languages() lists
-// the available codes.
+// WithLanguage forces the embedded language data lang/<code>/ (stopwords
+// and default spot set) for every document, or with LanguageAuto (the
+// default, DefaultLanguageMode) identifies each document's language.
+// Languages() lists the available codes; another code is an error of
+// NewExtractor.
 func WithLanguage(code string) Option {
 	return func(c *config) { c.lang = code }
 }

@@ -141,6 +141,8 @@ func (a Antecedent) validate() error {
 	return nil
 }
 
+//go:generate sh -c "cd langgen && go run ."
+
 //go:embed lang
 var embeddedLang embed.FS
 

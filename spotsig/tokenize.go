@@ -23,6 +23,14 @@ import (
 // The soft hyphen U+00AD is ignored ("infor\u00admation" is one word);
 // zero-width (non-)joiners U+200C/U+200D inside a word stay in it.
 //
+// Han ideographs, hiragana and katakana (Chinese and Japanese, written
+// without spaces between words) are one token per character: "日本語の本"
+// is "日", "本", "語", "の", "本". Their antecedents are the one-character
+// function words (particles such as の, auxiliaries such as 的), so a spot
+// signature is a particle followed by a chain of characters. Other scripts
+// without spaces (Thai, Khmer, Lao, Myanmar) are not segmented: a run of
+// their letters is one token.
+//
 // Hyphens (and every other dash) separate words: "week-long" -> "week",
 // "long". Invalid UTF-8 bytes separate words like U+FFFD does.
 //
@@ -126,6 +134,16 @@ func (t *tokenizer) next() ([]byte, bool) {
 			buf = utf8.AppendRune(buf, r)
 			i += size
 			continue
+		case isIdeographic(r):
+			// A script written without spaces: every character is a token
+			// of its own (see Tokenize), ending the word before it.
+			if len(buf) > 0 {
+				t.pos, t.buf = i, buf
+				return buf, true
+			}
+			buf = utf8.AppendRune(buf, r)
+			t.pos, t.buf = i+size, buf
+			return buf, true
 		case isApostrophe(r): // before IsLetter: U+02BC is a letter (Lm)
 			if len(buf) > 0 && !apos {
 				apos = true
@@ -157,4 +175,30 @@ func (t *tokenizer) next() ([]byte, bool) {
 		return buf, true
 	}
 	return nil, false
+}
+
+// isIdeographic reports whether r is a Han ideograph (CJK unified
+// ideographs, extension A and the supplementary planes, compatibility
+// ideographs), hiragana or katakana (with the phonetic extensions and the
+// half-width forms): the characters Tokenize makes one token each.
+func isIdeographic(r rune) bool {
+	switch {
+	case r < 0x3040:
+		return false
+	case r <= 0x30ff: // hiragana, katakana (incl. the prolonged sound mark), not the punctuation ゠ ・
+		return r != 0x30a0 && r != 0x30fb
+	case r >= 0x31f0 && r <= 0x31ff: // katakana phonetic extensions
+		return true
+	case r >= 0x3400 && r <= 0x4dbf: // CJK extension A
+		return true
+	case r >= 0x4e00 && r <= 0x9fff: // CJK unified ideographs
+		return true
+	case r >= 0xf900 && r <= 0xfaff: // CJK compatibility ideographs
+		return true
+	case r >= 0xff66 && r <= 0xff9f: // half-width katakana
+		return true
+	case r >= 0x20000 && r <= 0x3134f: // CJK extensions B–G, compatibility supplement
+		return true
+	}
+	return false
 }

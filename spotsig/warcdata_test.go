@@ -34,7 +34,14 @@ type page struct {
 // tests need. Skips the test when the file is absent.
 func readGoldPages(t testing.TB, max int, keep func(p page) bool) []page {
 	t.Helper()
-	f, err := os.Open(goldWARC)
+	return readPagesOf(t, goldWARC, max, keep)
+}
+
+// readPagesOf is readGoldPages for another WARC file of the same form
+// (goldset-ml).
+func readPagesOf(t testing.TB, path string, max int, keep func(p page) bool) []page {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Skipf("gold set not available: %v", err)
 	}

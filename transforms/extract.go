@@ -28,13 +28,14 @@ var (
 // (spot signatures, §3, or the scheme config.NewSigner picks for p.Method)
 // and drops the payload. Candidates the signer rejects, or that yield no
 // signature, become Rejects. The caps that applied to kept documents are
-// added to st ("capped/<cap>", once per document and cap). pages holds a
-// Page (ranked by the keep policy of p) for every candidate that became
-// text, with or without signatures: the pages Decide keeps or drops.
+// added to st ("capped/<cap>", once per document and cap), and so is the
+// language of each kept document ("languages/<code>"). pages holds a Page
+// (ranked by the keep policy of p) for every candidate that became text,
+// with or without signatures: the pages Decide keeps or drops.
 func Extract(s beam.Scope, st *Stats, candidates beam.PCollection, p config.Params) (docs, rejects, pages beam.PCollection) {
 	s = s.Scope("Extract")
 	out := beam.ParDoN(s, &ExtractFn{Params: p}, candidates)
-	st.Add(CapStats(s, out[2]))
+	st.Add(NameStats(s, out[2]))
 	return out[0], out[1], out[3]
 }
 
@@ -57,8 +58,9 @@ func (fn *ExtractFn) Setup() error {
 	return err
 }
 
-// ProcessElement signs one candidate (dedup.Sign).
-func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, emit func(Doc), reject func(Reject), capped func(string), page func(Page)) {
+// ProcessElement signs one candidate (dedup.Sign); stat gets the names of
+// the statistics the document counts in (its caps, its language).
+func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, emit func(Doc), reject func(Reject), stat func(string), page func(Page)) {
 	d, r, caps, pg, ok := dedup.Sign(ctx, fn.signer, fn.policy, c)
 	if pg != nil {
 		page(*pg)
@@ -70,7 +72,10 @@ func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, emit func(
 	}
 	for _, name := range caps {
 		beam.NewCounter("extract", "capped-"+name).Inc(ctx, 1)
-		capped(name)
+		stat(statCappedPrefix + name)
+	}
+	if d.Lang != "" {
+		stat(statLanguagePrefix + d.Lang)
 	}
 	extractDocs.Inc(ctx, 1)
 	n := d.Vec.Len()

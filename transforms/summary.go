@@ -18,7 +18,7 @@ import (
 func init() {
 	register.DoFn2x0[int, func(string, int)](&statFn{})
 	register.DoFn2x0[Reject, func(string, int)](&skipStatFn{})
-	register.DoFn2x0[string, func(string, int)](&capStatFn{})
+	register.DoFn2x0[string, func(string, int)](&nameStatFn{})
 	register.DoFn4x1[context.Context, []byte, func(*string, *int) bool, func(*string) bool, error](&WriteSummaryFn{})
 	register.Emitter2[string, int]()
 	register.Iter2[string, int]()
@@ -35,6 +35,7 @@ const (
 	StatPairs               = "pairs"
 	statSkippedPrefix       = "skipped/"
 	statCappedPrefix        = "capped/"
+	statLanguagePrefix      = "languages/"
 )
 
 // SummaryFile is the name of the summary under the output directory.
@@ -71,10 +72,18 @@ type Summary struct {
 	DecideResidual        int           `json:"decide_residual"`       // pages still undecided after the rounds, decided on one worker
 	ClusterSizes          map[int]int   `json:"cluster_sizes"`         // cluster size (kept page + its dropped pages) -> clusters
 	Parameters            config.Params `json:"parameters"`
-	Input                 []string      `json:"input"`  // the input globs
-	Output                string        `json:"output"` // the output directory
-	Shards                int           `json:"shards"` // shards of pairs and rejects
-	Files                 []string      `json:"files"`  // the WARC files read, sorted
+	// Languages counts, per language, the documents signed with >= 1
+	// signature (before the IDF filter and --min_signatures; "und": pages
+	// of unidentified language, signed with English data); absent for a
+	// scheme without languages.
+	Languages map[string]int `json:"languages,omitempty"`
+	// LanguageData is the language mode, the source of the spot sets and
+	// their sizes per language (spotsigs only).
+	LanguageData config.LanguageData `json:"language_data,omitzero"`
+	Input        []string            `json:"input"`  // the input globs
+	Output       string              `json:"output"` // the output directory
+	Shards       int                 `json:"shards"` // shards of pairs and rejects
+	Files        []string            `json:"files"`  // the WARC files read, sorted
 }
 
 // SkippedTotal is Σ Skipped.
@@ -141,16 +150,16 @@ func SkipStats(s beam.Scope, rejects beam.PCollection) beam.PCollection {
 	return beam.CombinePerKey(s, sumInt, beam.ParDo(s, &skipStatFn{}, rejects))
 }
 
-// CapStats counts the cap names of capped (string) as statistics
-// "capped/<cap>".
-func CapStats(s beam.Scope, capped beam.PCollection) beam.PCollection {
-	s = s.Scope("CapStats")
-	return beam.CombinePerKey(s, sumInt, beam.ParDo(s, &capStatFn{}, capped))
+// NameStats counts the statistic names of names (string, e.g.
+// "capped/<cap>", "languages/<code>"), one per element.
+func NameStats(s beam.Scope, names beam.PCollection) beam.PCollection {
+	s = s.Scope("NameStats")
+	return beam.CombinePerKey(s, sumInt, beam.ParDo(s, &nameStatFn{}, names))
 }
 
-type capStatFn struct{}
+type nameStatFn struct{}
 
-func (*capStatFn) ProcessElement(name string, emit func(string, int)) { emit(statCappedPrefix+name, 1) }
+func (*nameStatFn) ProcessElement(name string, emit func(string, int)) { emit(name, 1) }
 
 type skipStatFn struct{}
 
@@ -189,6 +198,11 @@ func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats fu
 			sum.Skipped[strings.TrimPrefix(k, statSkippedPrefix)] += v
 		case strings.HasPrefix(k, statCappedPrefix):
 			sum.Capped[strings.TrimPrefix(k, statCappedPrefix)] += v
+		case strings.HasPrefix(k, statLanguagePrefix):
+			if sum.Languages == nil {
+				sum.Languages = map[string]int{}
+			}
+			sum.Languages[strings.TrimPrefix(k, statLanguagePrefix)] += v
 		case k == StatRecords:
 			sum.Records += v
 		case k == StatDocuments:

@@ -35,6 +35,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/pipeline"
+	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
@@ -136,8 +137,10 @@ func registerFlags(fs *flag.FlagSet, cfg *config.Config) *string {
 	def("idf_max")
 	fs.BoolVar(&p.IDFKeepShared, "idf_keep_shared", p.IDFKeepShared, fmt.Sprintf("exempt signatures found in >= 2 documents from --idf_max, so rare shared signatures of copies are kept (default %v; false = the paper's plain range)", p.IDFKeepShared))
 	def("idf_keep_shared")
-	fs.StringVar(&p.Antecedents, "antecedents", p.Antecedents, "spot set \"word(distance,chain),…\" or @file (default: spotsig's English set of articles and be/can/will/have/do forms, §5.3.2)")
+	fs.StringVar(&p.Antecedents, "antecedents", p.Antecedents, "spot set \"word(distance,chain),…\" or @file replacing the embedded one of the --lang language (with --lang=auto: of English pages and pages of unidentified language) (default: each page language's own set, spotsig/lang/<code>; English: the paper's articles and be/can/will/have/do forms, §5.3.2)")
 	def("antecedents")
+	fs.StringVar(&p.Lang, "lang", p.Lang, fmt.Sprintf("language of the pages: %q identifies each page's language from its text and takes that language's stopwords and antecedents; signatures of different languages never match (pages of unidentified language use English data, tagged \"und\"); a code such as de forces one language for all pages (default %q; codes: %s)", spotsig.LanguageAuto, p.Lang, strings.Join(spotsig.Languages(), " ")))
+	def("lang")
 	fs.IntVar(&p.MinBlockTokens, "min_block_tokens", p.MinBlockTokens, fmt.Sprintf("spot chains stay inside one text block (paragraph, cell, list item) and blocks of fewer tokens are skipped as boilerplate; 0 = the paper's whole-document chains (default %d, chosen on the gold set, docs/quality.md)", p.MinBlockTokens))
 	fs.BoolVar(&p.KeepMarkupBoilerplate, "keep_markup_boilerplate", p.KeepMarkupBoilerplate, "keep the text of elements the markup marks as boilerplate (nav, aside, footer, dialogs, cookie/consent notices, replay toolbars, short sidebars, share and comment boxes), which is dropped by default so that text shared with unrelated pages does not make them near-duplicates (docs/quality.md, \"Shared boilerplate\")")
 	def("min_block_tokens")

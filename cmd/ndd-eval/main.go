@@ -32,7 +32,8 @@ import (
 const evalUsage = `usage:
   ndd-eval --pairs 'out/pairs*.jsonl' --truth truth.jsonl [--json] [--clusters N]
       score a pairs output against a labelled truth file: pairwise precision,
-      recall and F1 (micro over all page pairs) and per-cluster recall.
+      recall and F1 (micro over all page pairs), per language if the truth
+      has "lang", and per-cluster recall.
   ndd-eval sweep --warc gold.warc.gz --truth truth.jsonl --out docs/
       run every method (SpotSigs, shingles, LSH-S, I-Match(-S), descriptive
       words) over a τ sweep in process; write quality.md and quality-f1.png.
@@ -145,6 +146,7 @@ func writeResultTable(w io.Writer, files []string, truth *eval.Truth, r eval.Res
 		}
 		fmt.Fprintf(w, "  not in truth: %s %s — %s %s\n", u.ARecordID, u.AURI, u.BRecordID, u.BURI)
 	}
+	writeLanguageTable(w, truth, r)
 	if clusters == 0 || len(r.Clusters) == 0 {
 		return
 	}
@@ -158,6 +160,23 @@ func writeResultTable(w io.Writer, files []string, truth *eval.Truth, r eval.Res
 	fmt.Fprintln(tw, "cluster\tsize\tfound\tpairs\trecall")
 	for _, c := range cs {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.3f\n", c.Cluster, c.Size, c.Found, c.Pairs, c.Recall)
+	}
+	tw.Flush()
+}
+
+// writeLanguageTable writes precision, recall and F1 within each language
+// (eval.ByLanguage) when the truth labels pages with a language (a
+// multilingual set such as goldset-ml); otherwise nothing.
+func writeLanguageTable(w io.Writer, truth *eval.Truth, r eval.Result) {
+	rows, crossFP := eval.ByLanguage(truth, r)
+	if len(rows) < 2 {
+		return
+	}
+	fmt.Fprintf(w, "\nper language (pairs within the language; %d false pairs across languages)\n", crossFP)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "lang\tpages\ttp\tfp\tfn\tprecision\trecall\tF1")
+	for _, x := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.3f\t%.3f\t%.3f\n", x.Lang, x.Pages, x.TruePositives, x.FalsePositives, x.FalseNegatives, x.Precision, x.Recall, x.F1)
 	}
 	tw.Flush()
 }
@@ -185,6 +204,8 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 	mlWarc := fs.String("boilerplate-warc", "", "a second labelled WARC file (e.g. the multilingual gold set) for the shared-boilerplate table")
 	mlTruth := fs.String("boilerplate-truth", "", "truth file for --boilerplate-warc")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
+	langWARC := fs.String("ml-warc", "", "multilingual labelled WARC file (optional; its truth needs \"lang\" per page): adds F1 per language")
+	langTruth := fs.String("ml-truth", "", "truth file for --ml-warc")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -264,6 +285,21 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 			return fail(err)
 		}
 		rep.Sensitivity = rows
+	}
+	if *langWARC != "" {
+		mlt, err := eval.LoadTruth(*langTruth)
+		if err != nil {
+			return fail(err)
+		}
+		mlc, err := eval.LoadCorpus(*langWARC, mlt)
+		if err != nil {
+			return fail(err)
+		}
+		ml, err := eval.Multilingual(mlc, cfg, eval.MultilingualVariants(), taus, *defaultTau, progress)
+		if err != nil {
+			return fail(err)
+		}
+		rep.Multilingual, rep.MultilingualSet = ml, filepath.Dir(*langWARC)
 	}
 	if err := os.MkdirAll(*outDir, 0o755); err != nil {
 		return fail(err)
