@@ -50,6 +50,12 @@ const (
 	// after them are decided on one worker, exactly, and counted (summary
 	// decide_residual).
 	DefaultDecideRounds = 8
+	// DefaultMaxGroupDocs bounds the documents one matching task holds
+	// (home and guests; transforms.MatchGroups): a larger τ partition is
+	// matched as a block-pair grid of tasks of at most this many documents.
+	// 20,000 documents of a few hundred signatures are ~100 MB of vectors
+	// and inverted lists on one worker.
+	DefaultMaxGroupDocs = 20000
 	// DefaultShingleK is the shingle length for --method=shingles: 3, the
 	// paper's 3-Shingling competitor (§5.3.1).
 	DefaultShingleK = 3
@@ -96,6 +102,7 @@ func DefaultParams() Params {
 		ShingleK:        DefaultShingleK,
 		Keep:            match.DefaultKeep,
 		DecideRounds:    DefaultDecideRounds,
+		MaxGroupDocs:    DefaultMaxGroupDocs,
 
 		SharedBlockPages: DefaultSharedBlockPages,
 	}
@@ -189,6 +196,9 @@ func (p *Params) Validate() error {
 		return Errorf("--keep=%q: %v", p.Keep, err)
 	}
 	p.Keep = pol.String()
+	if p.MaxGroupDocs < 0 || p.MaxGroupDocs == 1 {
+		return Errorf("--max_group_docs=%d: must be 0 (unbounded) or >= 2", p.MaxGroupDocs)
+	}
 	if p.DecideRounds < 0 {
 		return Errorf("--decide_rounds=%d: must be >= 0", p.DecideRounds)
 	}

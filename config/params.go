@@ -115,6 +115,11 @@ type Params struct {
 	// graph; pages still undecided after them are decided on one worker
 	// (transforms.Decide, docs/design.md).
 	DecideRounds int `json:"decide_rounds"`
+	// MaxGroupDocs bounds the documents (home and guests) one matching
+	// task holds; a larger group of a Grouping that can match blocks
+	// (match.CrossGrouping: the exact SpotSigs matcher) is split into a
+	// block-pair grid of tasks (transforms.MatchGroups). 0: unbounded.
+	MaxGroupDocs int `json:"max_group_docs"`
 }
 
 // Policy is the parsed keep policy of p (match.ParsePolicy of p.Keep).

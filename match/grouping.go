@@ -136,3 +136,15 @@ func forEach(n int, fn func(i int)) {
 	}
 	wg.Wait()
 }
+
+// CrossGrouping is a Grouping whose groups can also be matched as blocks:
+// MatchGroup of each block (as home documents, the group's guests as blocks
+// of guests) plus MatchCross of each pair of blocks, home–home and
+// home–guest, gives exactly MatchGroup of the whole group. The Beam job
+// splits a group larger than config.Params.MaxGroupDocs this way.
+type CrossGrouping interface {
+	Grouping
+	// MatchCross returns the pairs with one document in a and one in b;
+	// index i < len(a) is a[i], len(a)+j is b[j].
+	MatchCross(a, b []spotsig.Vector) []Pair
+}

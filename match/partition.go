@@ -226,6 +226,10 @@ func (g Partitioned) MatchGroup(home, guests []spotsig.Vector) []Pair {
 // Repeats is false: every pair meets in exactly one group.
 func (g Partitioned) Repeats() bool { return false }
 
+// MatchCross returns the pairs between two blocks of one group (see
+// MatchCross).
+func (g Partitioned) MatchCross(a, b []spotsig.Vector) []Pair { return MatchCross(a, b, g.Tau) }
+
 // BruteForceGrouping puts every document into one group and compares all
 // pairs there (BruteForce): the reference method of the Beam job's
 // --matcher=bruteforce. Quadratic; for small corpora and checks only.

@@ -26,6 +26,7 @@ func TestMain(m *testing.M) { ptest.Main(m) }
 func init() {
 	register.Function2x1[string, int, string](statLine)
 	register.DoFn3x0[string, int, func(string)](&statOf{})
+	register.DoFn3x0[string, int, func(string)](&statAbove{})
 	register.Function1x1[Doc, string](docSummary)
 	register.Function1x1[Reject, string](rejectSummary)
 	register.Function1x1[PairRecord, string](pairSummary)
@@ -44,6 +45,18 @@ type statOf struct{ Name string }
 
 func (fn *statOf) ProcessElement(name string, n int, emit func(string)) {
 	if name == fn.Name {
+		emit(statLine(name, n))
+	}
+}
+
+// statAbove emits the statistic Name if it is above Max.
+type statAbove struct {
+	Name string
+	Max  int
+}
+
+func (fn *statAbove) ProcessElement(name string, n int, emit func(string)) {
+	if name == fn.Name && n > fn.Max {
 		emit(statLine(name, n))
 	}
 }
@@ -170,21 +183,50 @@ func TestFilterIDFComposite(t *testing.T) {
 // KeyByGroup and MatchGroups find exactly match.BruteForce's pairs, at a
 // threshold and ρ where documents fall into several partitions and guests.
 func TestMatchGroupsComposite(t *testing.T) {
-	docs := testDocs()
+	// The test documents, each also in 7 variants with one signature
+	// changed: near-duplicate clusters in groups of up to dozens.
+	var docs []Doc
+	for i, d := range testDocs() {
+		docs = append(docs, d)
+		for k := range 7 {
+			h := slices.Clone(d.Vec.Hashes)
+			h[k%len(h)] = uint64(1000 + 10*i + k)
+			v := Doc{Ref: warc.Ref{File: "f.warc.gz", Offset: int64(100*i + k + 1), RecordID: fmt.Sprintf("urn:%d.%d", i, k)}, Vec: spotsig.NewVector(h)}
+			docs = append(docs, v)
+		}
+	}
 	vecs := make([]spotsig.Vector, len(docs))
 	for i, d := range docs {
 		vecs[i] = d.Vec
 	}
-	for _, tau := range []float64{0.2, 0.5, 0.9} {
-		t.Run(fmt.Sprint(tau), func(t *testing.T) {
+	for _, c := range []struct {
+		tau     float64
+		maxDocs int
+	}{{0.2, 0}, {0.5, 0}, {0.9, 0}, {0.2, 4}, {0.5, 4}, {0.9, 4}, {0.2, 7}} {
+		tau := c.tau
+		t.Run(fmt.Sprint(tau, "/max=", c.maxDocs), func(t *testing.T) {
 			p := config.DefaultParams()
-			p.Tau, p.Rho = tau, 8
+			p.Tau, p.Rho, p.MaxGroupDocs = tau, 8, c.maxDocs
 			var want []string
 			for _, pr := range match.BruteForce(vecs, tau) {
 				want = append(want, pairSummary(NewPairRecord(docs[pr.A], docs[pr.B], pr.Jaccard)))
 			}
 			if tau == 0.2 && len(want) == 0 {
 				t.Fatal("no brute-force pair at τ 0.2: the test documents are too far apart")
+			}
+			largest := 0
+			if c.maxDocs > 0 {
+				g, _ := config.NewGrouping(p)
+				size := map[uint64]int{}
+				for _, d := range docs {
+					for _, k := range g.Keys(d.Vec) {
+						size[k.Key]++
+						largest = max(largest, size[k.Key])
+					}
+				}
+				if largest <= c.maxDocs {
+					t.Fatalf("largest group %d fits the bound %d: nothing is split", largest, c.maxDocs)
+				}
 			}
 			pl, s := beam.NewPipelineWithRoot()
 			st := &Stats{}
@@ -194,6 +236,10 @@ func TestMatchGroupsComposite(t *testing.T) {
 			}
 			passert.Equals(s, beam.ParDo(s, pairSummary, pairs), strs(want)...)
 			passert.Equals(s, beam.ParDo(s, &statOf{Name: StatPairs}, st.Collection(s)), statLine(StatPairs, len(want)))
+			if c.maxDocs > 0 {
+				// Split: every task is smaller than the largest group.
+				passert.Empty(s, beam.ParDo(s, &statAbove{Name: StatLargestGroup, Max: largest - 1}, st.Collection(s)))
+			}
 			ptest.RunAndValidate(t, pl)
 		})
 	}

@@ -2,8 +2,12 @@ package transforms
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -15,6 +19,14 @@ import (
 )
 
 func init() {
+	beam.RegisterType(reflect.TypeOf((*GroupSize)(nil)).Elem())
+	register.Function2x1[GroupSize, GroupSize, GroupSize](addGroupSizes)
+	register.Function2x2[uint64, Doc, uint64, GroupSize](docGroupSize)
+	register.Function2x1[uint64, GroupSize, GroupSize](withGroupKey)
+	register.DoFn5x0[context.Context, uint64, Doc, func(*GroupSize) bool, func(string, Doc)](&KeyByTaskFn{})
+	register.DoFn5x1[context.Context, string, func(*Doc) bool, func(PairRecord), func(int), error](&MatchTasksFn{})
+	register.Emitter2[string, Doc]()
+	register.Iter1[GroupSize]()
 	register.DoFn3x0[context.Context, Doc, func(uint64, Doc)](&KeyByGroupFn{})
 	register.DoFn5x1[context.Context, uint64, func(*Doc) bool, func(PairRecord), func(int), error](&MatchGroupsFn{})
 	register.Emitter2[uint64, Doc]()
@@ -67,7 +79,10 @@ func (fn *KeyByGroupFn) ProcessElement(ctx context.Context, d Doc, emit func(uin
 
 // MatchGroups groups the keyed documents (GroupByKey) and matches each group
 // in memory with the Grouping of p (Grouping.MatchGroup: Algorithm 1 of §4.3
-// for the SpotSigs matcher). It returns the pairs (PairRecord, each unordered
+// for the SpotSigs matcher). For a match.CrossGrouping with
+// p.MaxGroupDocs > 0, a group of more documents is matched as a block-pair
+// grid instead, no task holding more than p.MaxGroupDocs documents
+// (matchTasks); the pairs are the same. It returns the pairs (PairRecord, each unordered
 // pair once: when the Grouping may find a pair in several groups, pairs are
 // de-duplicated) and adds to st the number of groups (partitions), the size
 // of the largest (largest_group, home + guest documents) and the number of
@@ -77,6 +92,9 @@ func MatchGroups(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Param
 	g, err := config.NewGrouping(p)
 	if err != nil {
 		return beam.PCollection{}, err
+	}
+	if _, ok := g.(match.CrossGrouping); ok && p.MaxGroupDocs > 0 {
+		return matchTasks(s, st, keyed, p), nil
 	}
 	pairs, groupSizes := beam.ParDo2(s, &MatchGroupsFn{Params: p}, beam.GroupByKey(s, keyed))
 	if g.Repeats() {
@@ -134,6 +152,191 @@ func (fn *MatchGroupsFn) ProcessElement(ctx context.Context, key uint64, docs fu
 	for _, p := range fn.grouping.MatchGroup(vecs[:len(home)], vecs[len(home):]) {
 		if p.A < 0 || p.B >= len(all) || p.A >= p.B {
 			return fmt.Errorf("group %d: matcher returned pair (%d, %d) outside [0, %d)", key, p.A, p.B, len(all))
+		}
+		matchPairs.Inc(ctx, 1)
+		emit(NewPairRecord(all[p.A], all[p.B], p.Jaccard))
+	}
+	return nil
+}
+
+// GroupSize counts a group's home and guest documents (matchTasks).
+type GroupSize struct {
+	Key         uint64
+	Home, Guest int
+}
+
+func addGroupSizes(a, b GroupSize) GroupSize {
+	return GroupSize{Key: a.Key, Home: a.Home + b.Home, Guest: a.Guest + b.Guest}
+}
+
+func docGroupSize(k uint64, d Doc) (uint64, GroupSize) {
+	if d.Guest {
+		return k, GroupSize{Guest: 1}
+	}
+	return k, GroupSize{Home: 1}
+}
+
+func withGroupKey(k uint64, g GroupSize) GroupSize { g.Key = k; return g }
+
+// matchTasks is MatchGroups with hot groups split (block-pair grid). The
+// group sizes are summed per key by a combiner and reach KeyByTaskFn as a
+// side input (one small record per group: the τ partitions number a few
+// dozen). A group of at most p.MaxGroupDocs documents is one task, as
+// before. A larger one with h home and g guest documents is cut into
+// B = ⌈h/b⌉ home blocks and C = ⌈g/b⌉ guest blocks of b = 0.4 ×
+// p.MaxGroupDocs documents on average (a document's block: a hash of its
+// warc.Ref.ID modulo the count, so no pass needs the whole group), and
+// matched as B self tasks (MatchGroup of a home block), B(B−1)/2 home–home
+// and B·C home–guest cross tasks (match.MatchCross): every pair of the
+// group meets in exactly one task, and each home document is sent to
+// B + C tasks. A task holds two blocks, 0.8 × p.MaxGroupDocs documents on
+// average; hashing spreads a block of n documents by about ±√n, so the
+// bound holds for blocks of hundreds of documents and more, not exactly
+// for tiny ones (docs/design.md). Statistics: partitions is
+// the number of groups, largest_group the largest task.
+func matchTasks(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Params) beam.PCollection {
+	s = s.Scope("Tasks")
+	sizes := beam.ParDo(s, withGroupKey, beam.CombinePerKey(s, addGroupSizes, beam.ParDo(s, docGroupSize, keyed)))
+	tasks := beam.ParDo(s, &KeyByTaskFn{MaxDocs: p.MaxGroupDocs}, keyed, beam.SideInput{Input: sizes})
+	pairs, taskSizes := beam.ParDo2(s, &MatchTasksFn{Params: p}, beam.GroupByKey(s, tasks))
+	st.Count(s, StatPartitions, sizes)
+	st.Max(s, StatLargestGroup, taskSizes)
+	st.Count(s, StatPairs, pairs)
+	return pairs
+}
+
+// Task kinds in a task key "group/kind/i/j".
+const (
+	taskWhole = "w" // the whole group, MatchGroup(home, guests)
+	taskSelf  = "s" // home block i alone, MatchGroup
+	taskCross = "x" // block i × block j (j >= B: guest block j−B), MatchCross
+)
+
+func taskKey(group uint64, kind string, i, j int) string {
+	return strconv.FormatUint(group, 10) + "/" + kind + "/" + strconv.Itoa(i) + "/" + strconv.Itoa(j)
+}
+
+// blockHash mixes a document's 16-byte warc.Ref.ID into 64 well-spread bits
+// (SplitMix64's finalizer of the halves' XOR; FNV's high bits change
+// little between records of one file) for its block number.
+func blockHash(id string) uint64 {
+	x := binary.BigEndian.Uint64([]byte(id[:8])) ^ binary.BigEndian.Uint64([]byte(id[8:16]))
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// KeyByTaskFn sends each keyed document to the tasks of its group
+// (matchTasks). In a cross task the first block's documents have Guest
+// false, the second's Guest true.
+type KeyByTaskFn struct {
+	MaxDocs int
+	sizes   map[uint64]GroupSize
+}
+
+// ProcessElement keys one document.
+func (fn *KeyByTaskFn) ProcessElement(ctx context.Context, group uint64, d Doc, sizes func(*GroupSize) bool, emit func(string, Doc)) {
+	if fn.sizes == nil {
+		fn.sizes = map[uint64]GroupSize{}
+		var g GroupSize
+		for sizes(&g) {
+			fn.sizes[g.Key] = g
+		}
+	}
+	g := fn.sizes[group]
+	if g.Home+g.Guest <= fn.MaxDocs {
+		emit(taskKey(group, taskWhole, 0, 0), d)
+		return
+	}
+	blk := max(1, fn.MaxDocs*2/5)
+	nb, nc := (g.Home+blk-1)/blk, (g.Guest+blk-1)/blk
+	h := blockHash(d.ID())
+	if d.Guest {
+		k := int(h % uint64(max(nc, 1)))
+		for i := range nb {
+			emit(taskKey(group, taskCross, i, nb+k), d)
+		}
+		return
+	}
+	i := int(h % uint64(nb))
+	emit(taskKey(group, taskSelf, i, i), d)
+	a, b := d, d
+	a.Guest, b.Guest = false, true
+	for j := range nb {
+		switch {
+		case j > i:
+			emit(taskKey(group, taskCross, i, j), a)
+		case j < i:
+			emit(taskKey(group, taskCross, j, i), b)
+		}
+	}
+	for k := range nc {
+		emit(taskKey(group, taskCross, i, nb+k), a)
+	}
+}
+
+// MatchTasksFn matches one task of matchTasks: a whole group or a home
+// block (Grouping.MatchGroup), or two blocks (match.CrossGrouping
+// MatchCross), documents sorted by key so every runner gives the matcher
+// the same order.
+type MatchTasksFn struct {
+	Params   config.Params
+	grouping match.CrossGrouping
+}
+
+// Setup builds the Grouping from Params.
+func (fn *MatchTasksFn) Setup() error {
+	g, err := config.NewGrouping(fn.Params)
+	if err != nil {
+		return err
+	}
+	cg, ok := g.(match.CrossGrouping)
+	if !ok {
+		return fmt.Errorf("matcher %q cannot match blocks", fn.Params.Matcher)
+	}
+	fn.grouping = cg
+	return nil
+}
+
+// ProcessElement matches one task.
+func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, docs func(*Doc) bool, emit func(PairRecord), size func(int)) error {
+	var a, b []Doc
+	var d Doc
+	for docs(&d) {
+		if d.Guest {
+			b = append(b, d)
+		} else {
+			a = append(a, d)
+		}
+		d = Doc{}
+	}
+	byKey := func(x, y Doc) int { return x.Compare(y.Ref) }
+	slices.SortFunc(a, byKey)
+	slices.SortFunc(b, byKey)
+	n := len(a) + len(b)
+	matchGroups.Inc(ctx, 1)
+	matchGroupLen.Update(ctx, int64(n))
+	size(n)
+	if len(a) == 0 {
+		return nil
+	}
+	all := append(a[:len(a):len(a)], b...)
+	vecs := make([]spotsig.Vector, len(all))
+	for i := range all {
+		vecs[i] = all[i].Vec
+	}
+	var pairs []match.Pair
+	if strings.Contains(key, "/"+taskCross+"/") {
+		pairs = fn.grouping.MatchCross(vecs[:len(a)], vecs[len(a):])
+	} else {
+		pairs = fn.grouping.MatchGroup(vecs[:len(a)], vecs[len(a):])
+	}
+	for _, p := range pairs {
+		if p.A < 0 || p.B >= len(all) || p.A >= p.B {
+			return fmt.Errorf("task %s: matcher returned pair (%d, %d) outside [0, %d)", key, p.A, p.B, len(all))
 		}
 		matchPairs.Inc(ctx, 1)
 		emit(NewPairRecord(all[p.A], all[p.B], p.Jaccard))

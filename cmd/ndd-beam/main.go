@@ -146,6 +146,8 @@ func registerFlags(fs *flag.FlagSet, cfg *config.Config) *string {
 	def("min_block_tokens")
 	fs.IntVar(&p.SharedBlockPages, "shared_block_pages", p.SharedBlockPages, fmt.Sprintf("a text block outside the main content of at least this many pages (and of more pages than it is the main content of) is shared boilerplate and gives no signatures on any page; 0 = off (default %d, docs/design.md \"Shared boilerplate\")", p.SharedBlockPages))
 	def("shared_block_pages")
+	fs.IntVar(&p.MaxGroupDocs, "max_group_docs", p.MaxGroupDocs, fmt.Sprintf("documents one matching task holds: a larger τ partition is matched as a block-pair grid of tasks of about 0.8× this many documents, same pairs; 0 = unbounded (default %d, docs/design.md)", p.MaxGroupDocs))
+	def("max_group_docs")
 	fs.IntVar(&p.MinSignatures, "min_signatures", p.MinSignatures, fmt.Sprintf("drop documents with fewer signatures |d| than this after the IDF filter (default %d)", p.MinSignatures))
 	def("min_signatures")
 	fs.IntVar(&p.Rho, "rho", p.Rho, fmt.Sprintf("ρ, range of vector lengths (signatures) with regular partitions; longer vectors share the overflow partition, which starts at or below ρ depending on τ (default %d, §4.2, §5.1)", p.Rho))
