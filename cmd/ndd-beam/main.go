@@ -4,8 +4,10 @@
 //	ndd-beam --input='testdata/*.warc.gz' --output=out/
 //
 // runs on the direct runner with the paper's best parameters and writes
-// out/pairs-*.jsonl, out/rejects-*.jsonl and out/summary.json (see package
-// pipeline). Beam's runner flags (--runner=prism|dataflow|flink, --endpoint,
+// out/pairs-*.jsonl, out/rejects-*.jsonl, out/decisions-*.jsonl,
+// out/clusters-*.jsonl, out/summary.json and, last, out/_SUCCESS (see package
+// pipeline); an output directory holding an earlier run's files is refused
+// unless --overwrite. Beam's runner flags (--runner=prism|dataflow|flink, --endpoint,
 // --environment_type, Dataflow's --project, --region, --staging_location,
 // --worker_binary, --dry_run, …) are accepted as well. A bad flag, an input
 // glob that matches nothing or an unwritable output is one error line and
@@ -100,6 +102,9 @@ func run(args []string) int {
 		err = cfg.ValidateValues()
 	} else {
 		err = pipeline.Validate(ctx, &cfg)
+		if err == nil {
+			err = pipeline.ClearOutput(ctx, &cfg)
+		}
 	}
 	if err != nil {
 		return fail(2, "%v", strings.TrimPrefix(err.Error(), config.ErrConfig.Error()+": "))
@@ -162,6 +167,8 @@ func registerFlags(fs *flag.FlagSet, cfg *config.Config) *string {
 	def("decide_rounds")
 	fs.IntVar(&cfg.Shards, "shards", cfg.Shards, fmt.Sprintf("number of files of each sharded output: pairs, rejects, decisions, clusters (default %d)", cfg.Shards))
 	def("shards")
+	fs.BoolVar(&cfg.Overwrite, "overwrite", cfg.Overwrite, "write into an --output directory that holds an earlier run's files (which are removed first: shards, summary.json, _SUCCESS, temporary files); refused if it holds any other file. Without it such a directory is refused")
+	def("overwrite")
 	fs.Int64Var(&p.MaxHeaderBytes, "max_header_bytes", p.MaxHeaderBytes, fmt.Sprintf("cap on one WARC or HTTP header, bytes (default %d)", p.MaxHeaderBytes))
 	def("max_header_bytes")
 	fs.Int64Var(&p.MaxRecordBytes, "max_record_bytes", p.MaxRecordBytes, fmt.Sprintf("cap on the raw body of one WARC record held in memory, bytes; larger: skipped record-too-large (default %d)", p.MaxRecordBytes))
