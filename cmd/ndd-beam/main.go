@@ -10,8 +10,9 @@
 // unless --overwrite. Beam's runner flags (--runner=prism|dataflow|flink, --endpoint,
 // --environment_type, Dataflow's --project, --region, --staging_location,
 // --worker_binary, --dry_run, …) are accepted as well. A bad flag, an input
-// glob that matches nothing or an unwritable output is one error line and
-// exit status 2; a failed job is one error line and exit status 1.
+// glob that matches nothing, an unwritable or used output is one error line
+// and exit status 2; a failed job (or a crash) is one error line, its root
+// cause without Beam's execution plan, and exit status 1.
 //
 // Quality evaluation is a separate command, cmd/ndd-eval.
 package main
@@ -53,11 +54,19 @@ func main() {
 }
 
 // run is the job command: flags -> Config -> Validate -> Build -> beamx.Run
-// -> one summary line. It returns the exit status.
-func run(args []string) int {
+// -> one summary line. It returns the exit status: 0, 2 for a usage or
+// configuration error, 1 for a failure at run time, a panic included (which
+// Go would otherwise report with a stack trace and status 2, like a usage
+// error).
+func run(args []string) (status int) {
+	defer func() {
+		if r := recover(); r != nil {
+			status = fail(1, "internal error: %v", r)
+		}
+	}()
 	cfg := config.DefaultConfig()
 	input := registerFlags(flag.CommandLine, &cfg)
-	logLevel := flag.String("log_level", "warn", "Beam log level: debug, info, warn or error (default warn; info prints the job graph, e.g. the job a Dataflow --dry_run would submit)")
+	logLevel := flag.String("log_level", "warn", "Beam log level: debug, info, warn or error (default warn; info prints the job graph, e.g. the job a Dataflow --dry_run would submit, and the runner's own error logs of a failed job, which warn and error replace by one error line)")
 	jobFlags = append(jobFlags, "log_level")
 	printMeta := flag.Bool(printTemplateMetadataFlag, false, "print the Dataflow flex template's metadata.json (every job flag above, its help and default) and exit")
 	jobFlags = append(jobFlags, printTemplateMetadataFlag)
@@ -114,8 +123,15 @@ func run(args []string) int {
 	if err := pipeline.Build(s, cfg); err != nil {
 		return fail(2, "%v", err)
 	}
+	var held heldErrors
+	if *logLevel == "warn" || *logLevel == "error" {
+		held = holdErrorLogs() // the error line below replaces Beam's error logs
+	}
 	if err := beamx.Run(ctx, p); err != nil {
-		return fail(1, "job failed: %v", err)
+		return fail(1, "job failed: %s", jobError(err))
+	}
+	if held.held != nil {
+		held.flush()
 	}
 	if dryRun() {
 		fmt.Fprintln(os.Stderr, "ndd-beam: dry run: job built, not submitted")
