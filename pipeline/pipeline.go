@@ -61,7 +61,8 @@ func Build(s beam.Scope, cfg config.Config) error {
 	transforms.WritePairs(s, out, pairs)
 	transforms.WriteDecisions(s, out, decided)
 	transforms.WriteRejects(s, st, out, beam.Flatten(s, readRejects, extractRejects, idfRejects))
-	base := transforms.Summary{Parameters: p, Input: cfg.Input, Output: cfg.Output, Shards: cfg.Shards}
+	base := transforms.Summary{Parameters: p, Input: cfg.Input, Output: cfg.Output, Shards: cfg.Shards,
+		Run: transforms.NewRunInfo(out.RunID, cfg.Runner)}
 	ld, err := p.Languages()
 	if err != nil {
 		return err

@@ -44,8 +44,8 @@ const SummaryFile = "summary.json"
 // SchemaVersion is the version of the output files' schema
 // (docs/outputs.md), written to summary.json. It changes whenever a field
 // of an output changes meaning or disappears. Version 2 added decisions,
-// clusters and their counts.
-const SchemaVersion = 2
+// clusters and their counts; version 3 the run object (RunInfo).
+const SchemaVersion = 3
 
 // Summary is summary.json: the job's counts, computed from PCollections
 // (not from runner metrics), and what it ran on. The accounting identity
@@ -84,6 +84,7 @@ type Summary struct {
 	Output       string              `json:"output"` // the output directory
 	Shards       int                 `json:"shards"` // shards of pairs and rejects
 	Files        []string            `json:"files"`  // the WARC files read, sorted
+	Run          RunInfo             `json:"run"`    // when and with what it ran; differs between runs (docs/outputs.md)
 }
 
 // SkippedTotal is Σ Skipped.
@@ -246,6 +247,7 @@ func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats fu
 	if sum.Files == nil {
 		sum.Files = []string{}
 	}
+	sum.Run.finish(fn.RunID)
 	if got := sum.Documents + sum.SkippedTotal(); got != sum.Records {
 		// Never expected; reported loudly but the summary is still written.
 		beam.NewCounter("summary", "accounting_mismatch").Inc(ctx, 1)

@@ -25,10 +25,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
@@ -68,6 +70,8 @@ func run(args []string) (status int) {
 	input := registerFlags(flag.CommandLine, &cfg)
 	logLevel := flag.String("log_level", "warn", "Beam log level: debug, info, warn or error (default warn; info prints the job graph, e.g. the job a Dataflow --dry_run would submit, and the runner's own error logs of a failed job, which warn and error replace by one error line)")
 	jobFlags = append(jobFlags, "log_level")
+	version := flag.Bool("version", false, "print the version (module version, VCS revision, Beam Go SDK) and exit")
+	jobFlags = append(jobFlags, "version")
 	printMeta := flag.Bool(printTemplateMetadataFlag, false, "print the Dataflow flex template's metadata.json (every job flag above, its help and default) and exit")
 	jobFlags = append(jobFlags, printTemplateMetadataFlag)
 	flag.CommandLine.Init("ndd-beam", flag.ContinueOnError)
@@ -82,6 +86,14 @@ func run(args []string) (status int) {
 	}
 	if flag.NArg() > 0 {
 		return fail(2, "unexpected argument %q (flags only; see ndd-beam --help)", flag.Arg(0))
+	}
+	if *version {
+		v, rev := transforms.BuildVersion()
+		if rev == "" {
+			rev = "unknown"
+		}
+		fmt.Printf("ndd-beam %s revision %s Beam Go SDK %s %s\n", v, rev, core.SdkVersion, runtime.Version())
+		return 0
 	}
 	if *printMeta {
 		if err := writeTemplateMetadata(os.Stdout); err != nil {
@@ -106,6 +118,7 @@ func run(args []string) (status int) {
 
 	ctx := context.Background()
 	cfg.Input = splitGlobs(*input)
+	cfg.Runner = *runners.Runner
 	var err error
 	if dryRun() {
 		err = cfg.ValidateValues()
