@@ -11,7 +11,7 @@ SHARED  ?= ../shared/data/warc
 
 ## run: the job on the bundled real WARC files, direct runner, default parameters
 run:
-	$(GO) run ./cmd/ndd-beam --runner=direct --input='$(INPUT)' --output=$(OUTPUT)
+	$(GO) run ./cmd/ndd-beam --runner=direct --input='$(INPUT)' --output=$(OUTPUT) --overwrite
 
 ## test: the whole test suite (the command CI runs)
 test:
@@ -56,10 +56,10 @@ report:
 
 ## check-decisions: the job on the dev gold set and on every shared WARC; the guarantees of their decisions checked from the outputs; drop precision/recall on the gold set
 check-decisions:
-	$(GO) run ./cmd/ndd-beam --runner=direct --input=$(GOLDSET)/gold.warc.gz --output=out/check-gold/
-	$(GO) run ./cmd/ndd-beam --runner=direct --input='$(SHARED)/*.warc.gz,$(SHARED)/*.warc' --output=out/check-shared/
-	$(GO) run ./cmd/ndd-eval check out/check-gold/ out/check-shared/
-	$(GO) run ./cmd/ndd-eval decisions --decisions 'out/check-gold/decisions-*.jsonl' --truth $(GOLDSET)/truth.jsonl
+	$(GO) run ./cmd/ndd-beam --runner=direct --input=$(GOLDSET)/gold.warc.gz --output=out-check/gold/ --overwrite
+	$(GO) run ./cmd/ndd-beam --runner=direct --input='$(SHARED)/*.warc.gz,$(SHARED)/*.warc' --output=out-check/shared/ --overwrite
+	$(GO) run ./cmd/ndd-eval check out-check/gold/ out-check/shared/
+	$(GO) run ./cmd/ndd-eval decisions --decisions 'out-check/gold/decisions-*.jsonl' --truth $(GOLDSET)/truth.jsonl
 
 clean:
-	rm -rf out bin
+	rm -rf out out-check bin

@@ -73,6 +73,14 @@ type Config struct {
 	// Shards is the number of files each sharded output (pairs, rejects,
 	// decisions, clusters) is split into (>= 1).
 	Shards int
+	// Runner is the Beam runner the job runs on (--runner), recorded in
+	// summary.json.
+	Runner string
+	// Overwrite lets the job write into an output directory that holds
+	// files of an earlier run, which it removes first (pipeline.Validate
+	// refuses such a directory otherwise, and refuses it even then when it
+	// holds files the job does not write).
+	Overwrite bool
 }
 
 // DefaultParams returns the job's default parameters: τ and the minimum

@@ -2,6 +2,10 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path"
+	"sort"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -13,10 +17,13 @@ import (
 )
 
 // Validate is config.Config.ValidateValues plus the checks that need Beam's
-// filesystem registry: each input glob must match at least one file and the
-// output directory must be writable (a local output directory is created;
-// gs:// outputs are only checked for a registered filesystem). Errors wrap
-// config.ErrConfig.
+// filesystem registry: each input glob must match at least one file; the
+// output directory must not hold files this job writes
+// (transforms.IsJobFile: an earlier run's outputs, _SUCCESS or temporary
+// files) unless c.Overwrite, and then no other files; and it must be
+// writable (a local output directory is created; gs:// outputs are listed
+// but not written). Errors wrap config.ErrConfig. Validate changes nothing
+// but creating a missing local output directory; see ClearOutput.
 func Validate(ctx context.Context, c *config.Config) error {
 	if err := c.ValidateValues(); err != nil {
 		return err
@@ -24,7 +31,84 @@ func Validate(ctx context.Context, c *config.Config) error {
 	if err := checkInput(ctx, c.Input); err != nil {
 		return err
 	}
+	if _, err := usedOutput(ctx, c.Output, c.Overwrite); err != nil {
+		return err
+	}
 	return checkOutput(ctx, c.Output)
+}
+
+// ClearOutput removes the files of an earlier run from c.Output when
+// c.Overwrite is set (after Validate accepted it): exactly the files
+// transforms.IsJobFile names, symlinks removed, never followed.
+func ClearOutput(ctx context.Context, c *config.Config) error {
+	if !c.Overwrite {
+		return nil
+	}
+	ours, err := usedOutput(ctx, c.Output, true)
+	if err != nil || len(ours) == 0 {
+		return err
+	}
+	fs, err := filesystem.New(ctx, c.Output)
+	if err != nil {
+		return config.Errorf("--output %q: %v", c.Output, err)
+	}
+	defer fs.Close()
+	r, ok := fs.(filesystem.Remover)
+	if !ok {
+		return config.Errorf("--output %q: --overwrite: its filesystem cannot remove files", c.Output)
+	}
+	for _, p := range ours {
+		if err := r.Remove(ctx, p); err != nil {
+			return config.Errorf("--overwrite: removing %s: %v", p, err)
+		}
+	}
+	return nil
+}
+
+// usedOutput lists the output directory and returns the paths of the files
+// this job writes found there. It is an error to find any unless
+// overwrite, and with overwrite to find other files too (all listed). A
+// missing local directory is empty.
+func usedOutput(ctx context.Context, out string, overwrite bool) ([]string, error) {
+	fs, err := filesystem.New(ctx, out)
+	if err != nil {
+		return nil, config.Errorf("--output %q: %v", out, err)
+	}
+	defer fs.Close()
+	all, err := fs.List(ctx, transforms.JoinPath(out, "*"))
+	if err != nil {
+		return nil, config.Errorf("--output %q: listing it: %v", out, err)
+	}
+	var ours, foreign []string
+	for _, p := range all {
+		if transforms.IsJobFile(path.Base(p)) {
+			ours = append(ours, p)
+		} else {
+			foreign = append(foreign, path.Base(p))
+		}
+	}
+	sort.Strings(ours)
+	sort.Strings(foreign)
+	switch {
+	case len(ours) > 0 && !overwrite:
+		names := make([]string, len(ours))
+		for i, p := range ours {
+			names[i] = path.Base(p)
+		}
+		return nil, config.Errorf("--output %q holds files of an earlier run (%s): pass --overwrite to replace them, or choose another directory", out, abbreviate(names))
+	case overwrite && len(foreign) > 0:
+		return nil, config.Errorf("--output %q: --overwrite removes only files this job writes, and the directory holds others too: %s; move them or choose another directory", out, strings.Join(foreign, ", "))
+	}
+	return ours, nil
+}
+
+// abbreviate joins the first few names.
+func abbreviate(names []string) string {
+	const show = 3
+	if len(names) <= show {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:show], ", "), len(names)-show)
 }
 
 func checkInput(ctx context.Context, globs []string) error {
@@ -48,26 +132,35 @@ func checkInput(ctx context.Context, globs []string) error {
 	return nil
 }
 
-// checkOutput writes and removes a probe file in the output directory.
+// checkOutput creates a local output directory and creates (O_EXCL, so
+// never through a symlink) and removes a probe file in it; other outputs
+// are only checked for a registered filesystem.
 func checkOutput(ctx context.Context, out string) error {
 	fs, err := filesystem.New(ctx, out)
 	if err != nil {
 		return config.Errorf("--output %q: %v", out, err)
 	}
-	defer fs.Close()
-	if strings.HasPrefix(out, "gs://") {
+	fs.Close()
+	if strings.Contains(out, "://") {
 		return nil // no write without credentials at launch; the job reports failures
 	}
-	probe := transforms.JoinPath(out, ".ndd-beam-write-probe")
-	w, err := fs.OpenWrite(ctx, probe)
+	probe := transforms.JoinPath(out, transforms.ProbeFile)
+	err = os.MkdirAll(out, 0o755)
 	if err == nil {
-		err = w.Close()
+		if err = os.Remove(probe); os.IsNotExist(err) {
+			err = nil
+		}
+	}
+	var f *os.File
+	if err == nil {
+		f, err = os.OpenFile(probe, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	}
+	if err == nil {
+		err = f.Close()
+		os.Remove(probe)
 	}
 	if err != nil {
 		return config.Errorf("--output %q is not writable: %v", out, err)
-	}
-	if r, ok := fs.(filesystem.Remover); ok {
-		_ = r.Remove(ctx, probe)
 	}
 	return nil
 }

@@ -18,8 +18,11 @@
 //   - clusters-SSSSS-of-NNNNN.jsonl: each kept page with the pages it
 //     drops (see dedup.Cluster);
 //   - summary.json: counts with records == documents + Σ skipped, and the
-//     parameters (see transforms.Summary).
+//     parameters (see transforms.Summary);
+//   - _SUCCESS: empty, written last (transforms.Outputs.Commit).
 //
+// Every file is written under a temporary name (.ndd-beam-tmp-<run ID>-…)
+// and renamed when all are written; _SUCCESS marks a finished run.
 // docs/outputs.md documents every field. The shard files are sorted, so the
 // same input gives byte-identical outputs on every run and runner.
 package pipeline
@@ -54,15 +57,18 @@ func Build(s beam.Scope, cfg config.Config) error {
 		return err
 	}
 
-	transforms.WritePairs(s, cfg.Output, cfg.Shards, pairs)
-	transforms.WriteDecisions(s, cfg.Output, cfg.Shards, decided)
-	transforms.WriteRejects(s, st, cfg.Output, cfg.Shards, beam.Flatten(s, readRejects, extractRejects, idfRejects))
-	base := transforms.Summary{Parameters: p, Input: cfg.Input, Output: cfg.Output, Shards: cfg.Shards}
+	out := &transforms.Outputs{Dir: cfg.Output, Shards: cfg.Shards, RunID: transforms.NewRunID()}
+	transforms.WritePairs(s, out, pairs)
+	transforms.WriteDecisions(s, out, decided)
+	transforms.WriteRejects(s, st, out, beam.Flatten(s, readRejects, extractRejects, idfRejects))
+	base := transforms.Summary{Parameters: p, Input: cfg.Input, Output: cfg.Output, Shards: cfg.Shards,
+		Run: transforms.NewRunInfo(out.RunID, cfg.Runner)}
 	ld, err := p.Languages()
 	if err != nil {
 		return err
 	}
 	base.LanguageData = ld
-	transforms.WriteSummary(s, cfg.Output, base, st.Collection(s), files)
+	transforms.WriteSummary(s, out, base, st.Collection(s), files)
+	out.Commit(s)
 	return nil
 }

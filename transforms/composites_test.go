@@ -245,16 +245,31 @@ func TestMatchGroupsComposite(t *testing.T) {
 	}
 }
 
-// WriteLines writes every shard, sorted, with each line once.
+// WriteLines writes every shard, sorted, with each line once; Commit gives
+// them their final names and writes _SUCCESS, leaving no temporary file; a
+// symlink planted at a shard's name is replaced, its target untouched.
 func TestWriteLinesComposite(t *testing.T) {
 	dir := t.TempDir()
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("precious\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, filepath.Join(dir, ShardName("x", 1, 3))); err != nil {
+		t.Fatal(err)
+	}
 	lines := []string{"c", "a", "b", "e", "d", "f", "g"}
 	pl, s := beam.NewPipelineWithRoot()
-	WriteLines(s, dir, "x", 3, beam.CreateList(s, lines))
+	out := &Outputs{Dir: dir, Shards: 3, RunID: NewRunID()}
+	WriteLines(s, out, "x", beam.CreateList(s, lines))
+	out.Commit(s)
 	ptest.RunAndValidate(t, pl)
 	var got []string
 	for i := range 3 {
-		b, err := os.ReadFile(filepath.Join(dir, ShardName("x", i, 3)))
+		path := filepath.Join(dir, ShardName("x", i, 3))
+		if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
+			t.Fatalf("%s: not a regular file (%v)", path, err)
+		}
+		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -268,5 +283,46 @@ func TestWriteLinesComposite(t *testing.T) {
 	slices.Sort(lines)
 	if !slices.Equal(got, lines) {
 		t.Errorf("written lines %q, want %q", got, lines)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
+		t.Errorf("the symlink's target was written: %q", b)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	want := []string{SuccessFile, ShardName("x", 0, 3), ShardName("x", 1, 3), ShardName("x", 2, 3)}
+	if !slices.Equal(names, want) {
+		t.Errorf("output directory holds %q, want %q", names, want)
+	}
+}
+
+// Commit fails when a file it expects was not written, and then writes no
+// _SUCCESS.
+func TestCommitChecksFiles(t *testing.T) {
+	dir := t.TempDir()
+	pl, s := beam.NewPipelineWithRoot()
+	out := &Outputs{Dir: dir, Shards: 1, RunID: NewRunID()}
+	WriteLines(s, out, "x", beam.CreateList(s, []string{"a"}))
+	out.expect = append(out.expect, "missing.jsonl")
+	out.Commit(s)
+	if err := ptest.Run(pl); err == nil || !strings.Contains(err.Error(), "missing.jsonl") {
+		t.Errorf("commit with a missing file: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, SuccessFile)); err == nil {
+		t.Error("_SUCCESS written after a failed commit")
+	}
+}
+
+func TestIsJobFile(t *testing.T) {
+	for name, want := range map[string]bool{
+		"pairs-00000-of-00001.jsonl": true, "clusters-00003-of-00010.jsonl": true, "summary.json": true,
+		"_SUCCESS": true, ".ndd-beam-tmp-0123-summary.json": true, ProbeFile: true,
+		"pairs-0-of-1.jsonl": false, "report.md": false, "notes.txt": false, "pairs-00000-of-00001.jsonl.bak": false,
+	} {
+		if got := IsJobFile(name); got != want {
+			t.Errorf("IsJobFile(%q) = %v, want %v", name, got, want)
+		}
 	}
 }

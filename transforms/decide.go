@@ -577,12 +577,12 @@ func (*clusterFn) ProcessElement(_ string, dropped func(*Decided) bool, emit fun
 }
 
 // WriteDecisions writes the decisions (Decided) as JSON lines (see
-// DecisionRecord) to <dir>/decisions-SSSSS-of-NNNNN.jsonl, and the clusters
-// (ClusterRecord) to <dir>/clusters-SSSSS-of-NNNNN.jsonl, see WriteLines.
-func WriteDecisions(s beam.Scope, dir string, shards int, r DecideResult) {
+// DecisionRecord) to <out.Dir>/decisions-SSSSS-of-NNNNN.jsonl, and the clusters
+// (ClusterRecord) to <out.Dir>/clusters-SSSSS-of-NNNNN.jsonl, see WriteLines.
+func WriteDecisions(s beam.Scope, out *Outputs, r DecideResult) {
 	s = s.Scope("WriteDecisions")
-	WriteLines(s, dir, "decisions", shards, beam.ParDo(s, decisionLine, r.Decisions))
-	WriteLines(s, dir, "clusters", shards, beam.ParDo(s, clusterLine, r.Clusters))
+	WriteLines(s, out, "decisions", beam.ParDo(s, decisionLine, r.Decisions))
+	WriteLines(s, out, "clusters", beam.ParDo(s, clusterLine, r.Clusters))
 }
 
 func decisionLine(d Decided) (string, error) { return jsonLine(d.Line) }

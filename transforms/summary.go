@@ -19,7 +19,7 @@ func init() {
 	register.DoFn2x0[int, func(string, int)](&statFn{})
 	register.DoFn2x0[Reject, func(string, int)](&skipStatFn{})
 	register.DoFn2x0[string, func(string, int)](&nameStatFn{})
-	register.DoFn4x1[context.Context, []byte, func(*string, *int) bool, func(*string) bool, error](&WriteSummaryFn{})
+	register.DoFn5x1[context.Context, []byte, func(*string, *int) bool, func(*string) bool, func(string), error](&WriteSummaryFn{})
 	register.Emitter2[string, int]()
 	register.Iter2[string, int]()
 }
@@ -44,8 +44,8 @@ const SummaryFile = "summary.json"
 // SchemaVersion is the version of the output files' schema
 // (docs/outputs.md), written to summary.json. It changes whenever a field
 // of an output changes meaning or disappears. Version 2 added decisions,
-// clusters and their counts.
-const SchemaVersion = 2
+// clusters and their counts; version 3 the run object (RunInfo).
+const SchemaVersion = 3
 
 // Summary is summary.json: the job's counts, computed from PCollections
 // (not from runner metrics), and what it ran on. The accounting identity
@@ -84,6 +84,7 @@ type Summary struct {
 	Output       string              `json:"output"` // the output directory
 	Shards       int                 `json:"shards"` // shards of pairs and rejects
 	Files        []string            `json:"files"`  // the WARC files read, sorted
+	Run          RunInfo             `json:"run"`    // when and with what it ran; differs between runs (docs/outputs.md)
 }
 
 // SkippedTotal is Σ Skipped.
@@ -167,24 +168,26 @@ func (*skipStatFn) ProcessElement(r Reject, emit func(string, int)) {
 	emit(statSkippedPrefix+r.Reason, 1)
 }
 
-// WriteSummary writes <dir>/summary.json from stats (KV<string, int>, one
-// element per statistic, see the Stat* names and SkipStats) and files (the
-// paths read, string). base supplies the parameters, input and output.
-func WriteSummary(s beam.Scope, dir string, base Summary, stats, files beam.PCollection) {
+// WriteSummary writes <out.Dir>/summary.json (under its temporary name
+// until out.Commit) from stats (KV<string, int>, one element per statistic,
+// see the Stat* names and SkipStats) and files (the paths read, string).
+// base supplies the parameters, input and output.
+func WriteSummary(s beam.Scope, out *Outputs, base Summary, stats, files beam.PCollection) {
 	s = s.Scope("WriteSummary")
-	beam.ParDo0(s, &WriteSummaryFn{Dir: dir, Base: base}, beam.Impulse(s),
-		beam.SideInput{Input: stats}, beam.SideInput{Input: files})
+	out.add(beam.ParDo(s, &WriteSummaryFn{Dir: out.Dir, RunID: out.RunID, Base: base}, beam.Impulse(s),
+		beam.SideInput{Input: stats}, beam.SideInput{Input: files}), SummaryFile)
 }
 
 // WriteSummaryFn assembles and writes summary.json once (its main input is
-// a single impulse).
+// a single impulse) and emits its name (for Outputs.Commit).
 type WriteSummaryFn struct {
-	Dir  string
-	Base Summary
+	Dir   string
+	RunID string
+	Base  Summary
 }
 
 // ProcessElement writes the summary.
-func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats func(*string, *int) bool, files func(*string) bool) error {
+func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats func(*string, *int) bool, files func(*string) bool, written func(string)) error {
 	sum := fn.Base
 	sum.Skipped = map[string]int{}
 	sum.Capped = map[string]int{}
@@ -244,6 +247,7 @@ func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats fu
 	if sum.Files == nil {
 		sum.Files = []string{}
 	}
+	sum.Run.finish(fn.RunID)
 	if got := sum.Documents + sum.SkippedTotal(); got != sum.Records {
 		// Never expected; reported loudly but the summary is still written.
 		beam.NewCounter("summary", "accounting_mismatch").Inc(ctx, 1)
@@ -252,8 +256,13 @@ func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats fu
 	if err != nil {
 		return err
 	}
-	return writeFile(ctx, JoinPath(fn.Dir, SummaryFile), func(w *bufio.Writer) error {
+	out := &Outputs{Dir: fn.Dir, RunID: fn.RunID}
+	if err := writeFile(ctx, out.TempPath(SummaryFile), func(w *bufio.Writer) error {
 		w.Write(b)
 		return w.WriteByte('\n')
-	})
+	}); err != nil {
+		return err
+	}
+	written(SummaryFile)
+	return nil
 }

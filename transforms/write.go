@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -19,8 +22,9 @@ func init() {
 	register.Function1x2[Reject, string, error](rejectLine)
 	register.DoFn2x0[string, func(int, string)](&shardLineFn{})
 	register.DoFn2x0[int, func(int, string)](&shardMarkerFn{})
-	register.DoFn3x1[context.Context, int, func(*string) bool, error](&WriteShardFn{})
+	register.DoFn4x1[context.Context, int, func(*string) bool, func(string), error](&WriteShardFn{})
 	register.Emitter2[int, string]()
+	register.Emitter1[string]()
 	register.Iter1[string]()
 }
 
@@ -43,24 +47,24 @@ func ShardName(prefix string, i, n int) string {
 }
 
 // WritePairs writes the pairs (PairRecord) as JSON lines to
-// <dir>/pairs-SSSSS-of-NNNNN.jsonl, see WriteLines. Fields in order:
+// <out.Dir>/pairs-SSSSS-of-NNNNN.jsonl, see WriteLines. Fields in order:
 // a_record_id, a_uri, b_record_id, b_uri, jaccard, a_file, a_offset,
 // a_inner_offset, a_signatures, b_file, b_offset, b_inner_offset,
 // b_signatures; jaccard is the shortest decimal that reads back as the same
 // float64 (encoding/json).
-func WritePairs(s beam.Scope, dir string, shards int, pairs beam.PCollection) {
+func WritePairs(s beam.Scope, out *Outputs, pairs beam.PCollection) {
 	s = s.Scope("WritePairs")
-	WriteLines(s, dir, "pairs", shards, beam.ParDo(s, pairLine, pairs))
+	WriteLines(s, out, "pairs", beam.ParDo(s, pairLine, pairs))
 }
 
 // WriteRejects writes the rejects (Reject) as JSON lines to
-// <dir>/rejects-SSSSS-of-NNNNN.jsonl: file, offset, inner_offset, record_id,
+// <out.Dir>/rejects-SSSSS-of-NNNNN.jsonl: file, offset, inner_offset, record_id,
 // uri, reason, detail; and adds their number per reason to st
 // ("skipped/<reason>").
-func WriteRejects(s beam.Scope, st *Stats, dir string, shards int, rejects beam.PCollection) {
+func WriteRejects(s beam.Scope, st *Stats, out *Outputs, rejects beam.PCollection) {
 	s = s.Scope("WriteRejects")
 	st.Add(SkipStats(s, rejects))
-	WriteLines(s, dir, "rejects", shards, beam.ParDo(s, rejectLine, rejects))
+	WriteLines(s, out, "rejects", beam.ParDo(s, rejectLine, rejects))
 }
 
 func pairLine(p PairRecord) (string, error) { return jsonLine(p) }
@@ -78,16 +82,19 @@ func jsonLine(v any) (string, error) {
 	return strings.TrimSuffix(b.String(), "\n"), nil
 }
 
-// WriteLines writes the non-empty strings of lines, one per line, to shards
-// files <dir>/<prefix>-SSSSS-of-NNNNN.jsonl through Beam's filesystem
-// registry (local or gs://). A line goes to shard fnv64a(line) mod shards,
+// WriteLines writes the non-empty strings of lines, one per line, to
+// out.Shards files <out.Dir>/<prefix>-SSSSS-of-NNNNN.jsonl, each under its
+// temporary name (out.TempPath) until out.Commit renames it: local files
+// directly, never through a symlink, other paths through Beam's filesystem
+// registry (gs://). A line goes to shard fnv64a(line) mod shards,
 // and each shard's lines are sorted bytewise, so the files are byte-identical
 // across runs and runners. Every shard file is written, empty ones too. A
 // shard's lines are held in memory by one worker while it is sorted: raise
 // shards for outputs of many millions of lines. Lines written are counted
 // in the counter "write/<prefix>_lines".
-func WriteLines(s beam.Scope, dir, prefix string, shards int, lines beam.PCollection) {
+func WriteLines(s beam.Scope, out *Outputs, prefix string, lines beam.PCollection) {
 	s = s.Scope("WriteLines")
+	shards := out.Shards
 	if shards < 1 {
 		shards = 1
 	}
@@ -98,7 +105,11 @@ func WriteLines(s beam.Scope, dir, prefix string, shards int, lines beam.PCollec
 	markers := beam.ParDo(s, &shardMarkerFn{}, beam.CreateList(s, idx))
 	keyed := beam.ParDo(s, &shardLineFn{Shards: shards}, lines)
 	grouped := beam.GroupByKey(s, beam.Flatten(s, keyed, markers))
-	beam.ParDo0(s, &WriteShardFn{Dir: dir, Prefix: prefix, Shards: shards}, grouped)
+	names := make([]string, shards)
+	for i := range names {
+		names[i] = ShardName(prefix, i, shards)
+	}
+	out.add(beam.ParDo(s, &WriteShardFn{Dir: out.Dir, Prefix: prefix, Shards: shards, RunID: out.RunID}, grouped), names...)
 }
 
 // shardLineFn keys a line by its shard.
@@ -116,14 +127,16 @@ type shardMarkerFn struct{}
 
 func (*shardMarkerFn) ProcessElement(i int, emit func(int, string)) { emit(i, "") }
 
-// WriteShardFn sorts and writes one shard file.
+// WriteShardFn sorts and writes one shard file under its temporary name and
+// emits its final name (for Outputs.Commit).
 type WriteShardFn struct {
 	Dir, Prefix string
 	Shards      int
+	RunID       string
 }
 
 // ProcessElement writes shard i.
-func (fn *WriteShardFn) ProcessElement(ctx context.Context, i int, lines func(*string) bool) error {
+func (fn *WriteShardFn) ProcessElement(ctx context.Context, i int, lines func(*string) bool, written func(string)) error {
 	var all []string
 	var l string
 	for lines(&l) {
@@ -132,29 +145,50 @@ func (fn *WriteShardFn) ProcessElement(ctx context.Context, i int, lines func(*s
 		}
 	}
 	slices.Sort(all)
-	path := JoinPath(fn.Dir, ShardName(fn.Prefix, i, fn.Shards))
-	err := writeFile(ctx, path, func(w *bufio.Writer) error {
+	name := ShardName(fn.Prefix, i, fn.Shards)
+	out := &Outputs{Dir: fn.Dir, RunID: fn.RunID}
+	err := writeFile(ctx, out.TempPath(name), func(w *bufio.Writer) error {
 		for _, l := range all {
 			w.WriteString(l)
 			w.WriteByte('\n')
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
 	beam.NewCounter("write", fn.Prefix+"_lines").Inc(ctx, int64(len(all)))
-	return err
+	written(name)
+	return nil
 }
 
-// writeFile creates (or truncates) path through Beam's filesystem registry
-// and writes it with fill.
+// writeFile creates path and writes it with fill. A local path is created
+// afresh with O_EXCL after removing whatever is there (a retried attempt's
+// file, or a symlink, which is removed, never followed); other paths go
+// through Beam's filesystem registry.
 func writeFile(ctx context.Context, path string, fill func(*bufio.Writer) error) error {
-	fs, err := filesystem.New(ctx, path)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer fs.Close()
-	wc, err := fs.OpenWrite(ctx, path)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+	var wc io.WriteCloser
+	if isLocal(path) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		wc = f
+	} else {
+		fs, err := filesystem.New(ctx, path)
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		defer fs.Close()
+		if wc, err = fs.OpenWrite(ctx, path); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
 	}
 	w := bufio.NewWriterSize(wc, 1<<16)
 	if err := fill(w); err != nil {

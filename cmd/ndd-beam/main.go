@@ -4,12 +4,15 @@
 //	ndd-beam --input='testdata/*.warc.gz' --output=out/
 //
 // runs on the direct runner with the paper's best parameters and writes
-// out/pairs-*.jsonl, out/rejects-*.jsonl and out/summary.json (see package
-// pipeline). Beam's runner flags (--runner=prism|dataflow|flink, --endpoint,
+// out/pairs-*.jsonl, out/rejects-*.jsonl, out/decisions-*.jsonl,
+// out/clusters-*.jsonl, out/summary.json and, last, out/_SUCCESS (see package
+// pipeline); an output directory holding an earlier run's files is refused
+// unless --overwrite. Beam's runner flags (--runner=prism|dataflow|flink, --endpoint,
 // --environment_type, Dataflow's --project, --region, --staging_location,
 // --worker_binary, --dry_run, …) are accepted as well. A bad flag, an input
-// glob that matches nothing or an unwritable output is one error line and
-// exit status 2; a failed job is one error line and exit status 1.
+// glob that matches nothing, an unwritable or used output is one error line
+// and exit status 2; a failed job (or a crash) is one error line, its root
+// cause without Beam's execution plan, and exit status 1.
 //
 // Quality evaluation is a separate command, cmd/ndd-eval.
 package main
@@ -22,10 +25,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
@@ -51,12 +56,22 @@ func main() {
 }
 
 // run is the job command: flags -> Config -> Validate -> Build -> beamx.Run
-// -> one summary line. It returns the exit status.
-func run(args []string) int {
+// -> one summary line. It returns the exit status: 0, 2 for a usage or
+// configuration error, 1 for a failure at run time, a panic included (which
+// Go would otherwise report with a stack trace and status 2, like a usage
+// error).
+func run(args []string) (status int) {
+	defer func() {
+		if r := recover(); r != nil {
+			status = fail(1, "internal error: %v", r)
+		}
+	}()
 	cfg := config.DefaultConfig()
 	input := registerFlags(flag.CommandLine, &cfg)
-	logLevel := flag.String("log_level", "warn", "Beam log level: debug, info, warn or error (default warn; info prints the job graph, e.g. the job a Dataflow --dry_run would submit)")
+	logLevel := flag.String("log_level", "warn", "Beam log level: debug, info, warn or error (default warn; info prints the job graph, e.g. the job a Dataflow --dry_run would submit, and the runner's own error logs of a failed job, which warn and error replace by one error line)")
 	jobFlags = append(jobFlags, "log_level")
+	version := flag.Bool("version", false, "print the version (module version, VCS revision, Beam Go SDK) and exit")
+	jobFlags = append(jobFlags, "version")
 	printMeta := flag.Bool(printTemplateMetadataFlag, false, "print the Dataflow flex template's metadata.json (every job flag above, its help and default) and exit")
 	jobFlags = append(jobFlags, printTemplateMetadataFlag)
 	flag.CommandLine.Init("ndd-beam", flag.ContinueOnError)
@@ -71,6 +86,14 @@ func run(args []string) int {
 	}
 	if flag.NArg() > 0 {
 		return fail(2, "unexpected argument %q (flags only; see ndd-beam --help)", flag.Arg(0))
+	}
+	if *version {
+		v, rev := transforms.BuildVersion()
+		if rev == "" {
+			rev = "unknown"
+		}
+		fmt.Printf("ndd-beam %s revision %s Beam Go SDK %s %s\n", v, rev, core.SdkVersion, runtime.Version())
+		return 0
 	}
 	if *printMeta {
 		if err := writeTemplateMetadata(os.Stdout); err != nil {
@@ -95,11 +118,15 @@ func run(args []string) int {
 
 	ctx := context.Background()
 	cfg.Input = splitGlobs(*input)
+	cfg.Runner = *runners.Runner
 	var err error
 	if dryRun() {
 		err = cfg.ValidateValues()
 	} else {
 		err = pipeline.Validate(ctx, &cfg)
+		if err == nil {
+			err = pipeline.ClearOutput(ctx, &cfg)
+		}
 	}
 	if err != nil {
 		return fail(2, "%v", strings.TrimPrefix(err.Error(), config.ErrConfig.Error()+": "))
@@ -109,8 +136,15 @@ func run(args []string) int {
 	if err := pipeline.Build(s, cfg); err != nil {
 		return fail(2, "%v", err)
 	}
+	var held heldErrors
+	if *logLevel == "warn" || *logLevel == "error" {
+		held = holdErrorLogs() // the error line below replaces Beam's error logs
+	}
 	if err := beamx.Run(ctx, p); err != nil {
-		return fail(1, "job failed: %v", err)
+		return fail(1, "job failed: %s", jobError(err))
+	}
+	if held.held != nil {
+		held.flush()
 	}
 	if dryRun() {
 		fmt.Fprintln(os.Stderr, "ndd-beam: dry run: job built, not submitted")
@@ -164,6 +198,8 @@ func registerFlags(fs *flag.FlagSet, cfg *config.Config) *string {
 	def("decide_rounds")
 	fs.IntVar(&cfg.Shards, "shards", cfg.Shards, fmt.Sprintf("number of files of each sharded output: pairs, rejects, decisions, clusters (default %d)", cfg.Shards))
 	def("shards")
+	fs.BoolVar(&cfg.Overwrite, "overwrite", cfg.Overwrite, "write into an --output directory that holds an earlier run's files (which are removed first: shards, summary.json, _SUCCESS, temporary files); refused if it holds any other file. Without it such a directory is refused")
+	def("overwrite")
 	fs.Int64Var(&p.MaxHeaderBytes, "max_header_bytes", p.MaxHeaderBytes, fmt.Sprintf("cap on one WARC or HTTP header, bytes (default %d)", p.MaxHeaderBytes))
 	def("max_header_bytes")
 	fs.Int64Var(&p.MaxRecordBytes, "max_record_bytes", p.MaxRecordBytes, fmt.Sprintf("cap on the raw body of one WARC record held in memory, bytes; larger: skipped record-too-large (default %d)", p.MaxRecordBytes))

@@ -44,7 +44,7 @@ func writeTemplateMetadata(w io.Writer) error {
 		Description: "Near-duplicate web pages in WARC files with SpotSigs (Theobald, Siddharth, Paepcke, SIGIR 2008): writes pairs-*.jsonl, rejects-*.jsonl and summary.json under --output.",
 	}
 	for _, name := range jobFlags {
-		if name == printTemplateMetadataFlag {
+		if name == printTemplateMetadataFlag || name == "version" {
 			continue
 		}
 		f := flag.Lookup(name)

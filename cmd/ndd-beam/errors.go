@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// maxErrorLine bounds the error line printed for a failed job, bytes.
+const maxErrorLine = 400
+
+// doFnFailed is how Beam's exec package (doFnError) names a failed DoFn:
+// "DoFn[UID:316, PID:fileio.matchFn, Name: …] failed:".
+var doFnFailed = regexp.MustCompile(`DoFn\[UID:[^,]*, PID:[^,]*, Name: ([^\]]*)\] failed:`)
+
+// jobError reduces the error of a failed Beam job to one line: its root
+// cause, without the execution plan, the wrapping contexts or a stack trace
+// that Beam's runners put around it (the direct runner's error for one
+// unreadable input file is some 20 KB). The cause is the innermost wrapped
+// error (Beam's errors unwrap to it), and in a runner's error text (prism,
+// job servers) the part after the last "caused by:"; a failed DoFn is named
+// by its short name; only the first line of the cause is kept (a panic's
+// message, not its stack), cut to maxErrorLine bytes.
+func jobError(err error) string {
+	e := err
+	for u := errors.Unwrap(e); u != nil; u = errors.Unwrap(e) {
+		e = u
+	}
+	msg := e.Error()
+	if i := strings.LastIndex(msg, "caused by:"); i >= 0 {
+		msg = msg[i+len("caused by:"):]
+	}
+	where := ""
+	if m := doFnFailed.FindStringSubmatchIndex(msg); m != nil {
+		name := msg[m[2]:m[3]]
+		where = "in " + name[strings.LastIndex(name, "/")+1:] + ": "
+		msg = msg[m[1]:]
+	}
+	line := ""
+	for _, l := range strings.Split(msg, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			line = l
+			break
+		}
+	}
+	if line == "" {
+		line = fmt.Sprintf("%T", err)
+	}
+	line = where + line
+	if len(line) > maxErrorLine {
+		line = line[:maxErrorLine] + "…"
+	}
+	return line
+}
+
+// heldErrors is a slog.Handler that passes records below slog.LevelError to
+// next and holds the rest back: Beam's runners log a failed bundle at ERROR
+// level with the whole execution plan (prism: some 8 KB per failure, four
+// times), which the job's own error line replaces. Held records are printed
+// by flush (the job succeeded: they did not make it fail) or dropped.
+type heldErrors struct {
+	next slog.Handler
+	mu   *sync.Mutex
+	held *[]slog.Record
+}
+
+// holdErrorLogs wraps slog's default handler in a heldErrors.
+func holdErrorLogs() heldErrors {
+	h := heldErrors{next: slog.Default().Handler(), mu: &sync.Mutex{}, held: &[]slog.Record{}}
+	slog.SetDefault(slog.New(h))
+	return h
+}
+
+func (h heldErrors) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelError || h.next.Enabled(ctx, l)
+}
+
+func (h heldErrors) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level < slog.LevelError {
+		return h.next.Handle(ctx, r)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(*h.held) < 100 {
+		*h.held = append(*h.held, r.Clone())
+	}
+	return nil
+}
+
+func (h heldErrors) WithAttrs(as []slog.Attr) slog.Handler {
+	return heldErrors{next: h.next.WithAttrs(as), mu: h.mu, held: h.held}
+}
+
+func (h heldErrors) WithGroup(name string) slog.Handler {
+	return heldErrors{next: h.next.WithGroup(name), mu: h.mu, held: h.held}
+}
+
+// flush prints the held records.
+func (h heldErrors) flush() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, r := range *h.held {
+		h.next.Handle(context.Background(), r)
+	}
+	*h.held = nil
+}

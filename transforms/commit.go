@@ -1,0 +1,168 @@
+package transforms
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+)
+
+// Output commit (issue 13): every output file is first written under a
+// temporary name in the output directory, TempPrefix + run ID + "-" + its
+// final name (a dot file that no pairs-*.jsonl glob matches), and Commit
+// renames them all to their final names once every one is written, then
+// writes SuccessFile last. A run that dies before the commit leaves only
+// temporary names and no SuccessFile; a reader trusts a directory only when
+// SuccessFile is there.
+
+func init() {
+	register.DoFn3x1[context.Context, []byte, func(*string) bool, error](&commitFn{})
+}
+
+// SuccessFile is written last into the output directory, empty, once every
+// other output has its final name.
+const SuccessFile = "_SUCCESS"
+
+// TempPrefix starts the temporary name of every output file.
+const TempPrefix = ".ndd-beam-tmp-"
+
+// ProbeFile is the file the launch-time check writes and removes to check
+// that the output directory is writable.
+const ProbeFile = ".ndd-beam-write-probe"
+
+// shardedOutputs are the prefixes of the sharded outputs
+// (<prefix>-SSSSS-of-NNNNN.jsonl).
+var shardedOutputs = []string{"pairs", "rejects", "decisions", "clusters"}
+
+var shardRE = regexp.MustCompile(`^(pairs|rejects|decisions|clusters)-[0-9]{5}-of-[0-9]{5}\.jsonl$`)
+
+// IsJobFile reports whether name (a file name, no directory) is one this
+// job writes into its output directory: a shard of any --shards, summary.json,
+// _SUCCESS, a temporary name or the write probe. --overwrite removes exactly
+// these.
+func IsJobFile(name string) bool {
+	return shardRE.MatchString(name) || name == SummaryFile || name == SuccessFile ||
+		strings.HasPrefix(name, TempPrefix) || name == ProbeFile
+}
+
+// NewRunID returns a fresh random run ID (16 hex digits) for Outputs.
+func NewRunID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Outputs says where the job writes: the output directory (local path or
+// gs:// prefix), the number of shards of each sharded output and the run ID
+// of the temporary names. The writers add the names they wrote to it;
+// Commit renames them.
+type Outputs struct {
+	Dir    string
+	Shards int
+	RunID  string
+
+	written []beam.PCollection
+	expect  []string
+}
+
+// TempPath is the temporary path of the output file name.
+func (o *Outputs) TempPath(name string) string {
+	return JoinPath(o.Dir, TempPrefix+o.RunID+"-"+name)
+}
+
+// add records the writer of the files called names, which emits their
+// names to written once it wrote them.
+func (o *Outputs) add(written beam.PCollection, names ...string) {
+	o.written = append(o.written, written)
+	o.expect = append(o.expect, names...)
+}
+
+// Commit adds the step that renames every written file from its temporary
+// to its final name, after all of them are written (they reach it as a side
+// input), checks that they are exactly the files the writers were added
+// for, and then writes SuccessFile. It is idempotent: a retried commit skips the
+// files already renamed.
+func (o *Outputs) Commit(s beam.Scope) {
+	s = s.Scope("Commit")
+	want := slices.Clone(o.expect)
+	slices.Sort(want)
+	beam.ParDo0(s, &commitFn{Dir: o.Dir, RunID: o.RunID, Want: want}, beam.Impulse(s),
+		beam.SideInput{Input: beam.Flatten(s, o.written...)})
+}
+
+type commitFn struct {
+	Dir   string
+	RunID string
+	Want  []string // final names, sorted
+}
+
+func (fn *commitFn) ProcessElement(ctx context.Context, _ []byte, written func(*string) bool) error {
+	o := &Outputs{Dir: fn.Dir, RunID: fn.RunID}
+	var got []string
+	var n string
+	for written(&n) {
+		got = append(got, n)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, fn.Want) {
+		return fmt.Errorf("commit: files written %v, want %v", got, fn.Want)
+	}
+	fs, err := filesystem.New(ctx, fn.Dir)
+	if err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	defer fs.Close()
+	for _, name := range got {
+		if err := rename(ctx, fs, o.TempPath(name), JoinPath(fn.Dir, name)); err != nil {
+			return fmt.Errorf("commit: %w", err)
+		}
+	}
+	if err := writeFile(ctx, o.TempPath(SuccessFile), func(*bufio.Writer) error { return nil }); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	if err := rename(ctx, fs, o.TempPath(SuccessFile), JoinPath(fn.Dir, SuccessFile)); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// rename moves from to to: rename(2) on local paths (which replaces a
+// symlink at to, never following it), filesystem.Rename (Rename, or Copy
+// and Remove) elsewhere. When from is gone and to exists, an earlier
+// attempt of the commit renamed it and rename succeeds.
+func rename(ctx context.Context, fs filesystem.Interface, from, to string) error {
+	if isLocal(from) {
+		err := os.Rename(from, to)
+		if err != nil && os.IsNotExist(err) {
+			if _, serr := os.Lstat(to); serr == nil {
+				return nil
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("renaming %s to %s: %w", from, path.Base(to), err)
+		}
+		return nil
+	}
+	if err := filesystem.Rename(ctx, fs, from, to); err != nil {
+		if _, serr := fs.Size(ctx, from); serr != nil {
+			if _, terr := fs.Size(ctx, to); terr == nil {
+				return nil
+			}
+		}
+		return fmt.Errorf("renaming %s to %s: %w", from, path.Base(to), err)
+	}
+	return nil
+}
+
+// isLocal reports whether p is a local path (no URL scheme).
+func isLocal(p string) bool { return !strings.Contains(p, "://") }

@@ -1,0 +1,94 @@
+package transforms
+
+import (
+	"runtime/debug"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core"
+)
+
+// RunInfo is the "run" object of summary.json: when and with what the job
+// ran. Start, End, WallSeconds, CPUSeconds and Runner differ between runs
+// and runners by nature; Version, Revision and BeamSDK do not.
+type RunInfo struct {
+	Start       time.Time `json:"start"`        // when the job was built (UTC, RFC 3339)
+	End         time.Time `json:"end"`          // when summary.json was assembled, its last step but the commit
+	WallSeconds float64   `json:"wall_seconds"` // End - Start
+	// CPUSeconds is the user + system CPU time of the launching process
+	// from Start to End, when summary.json is written in that process (the
+	// direct runner, prism in process, LOOPBACK workers); null when it is
+	// written by a worker elsewhere, whose CPU time says nothing about the
+	// job's.
+	CPUSeconds *float64 `json:"cpu_seconds"`
+	Version    string   `json:"version"`  // module version of the launching binary (runtime/debug build info)
+	Revision   string   `json:"revision"` // its VCS revision, "+modified" if the tree was dirty; "" if unknown
+	BeamSDK    string   `json:"beam_sdk"` // Apache Beam Go SDK version
+	Runner     string   `json:"runner"`   // --runner
+}
+
+// launch holds the launching process's CPU time at NewRunInfo, by run ID.
+var launch struct {
+	sync.Mutex
+	cpu map[string]time.Duration
+}
+
+// NewRunInfo starts the RunInfo of the run runID on runner: Start now,
+// the version from the build info.
+func NewRunInfo(runID, runner string) RunInfo {
+	ri := RunInfo{Start: time.Now().UTC(), BeamSDK: core.SdkVersion, Runner: runner}
+	ri.Version, ri.Revision = BuildVersion()
+	launch.Lock()
+	if launch.cpu == nil {
+		launch.cpu = map[string]time.Duration{}
+	}
+	launch.cpu[runID] = processCPU()
+	launch.Unlock()
+	return ri
+}
+
+// finish sets End, WallSeconds and, in the launching process, CPUSeconds.
+func (ri *RunInfo) finish(runID string) {
+	ri.End = time.Now().UTC()
+	ri.WallSeconds = ri.End.Sub(ri.Start).Seconds()
+	launch.Lock()
+	start, ok := launch.cpu[runID]
+	launch.Unlock()
+	if ok {
+		cpu := (processCPU() - start).Seconds()
+		ri.CPUSeconds = &cpu
+	}
+}
+
+// BuildVersion returns this binary's module version and VCS revision from
+// its build info ("(devel)" and "" when built without them).
+func BuildVersion() (version, revision string) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown", ""
+	}
+	version = bi.Main.Version
+	modified := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			revision = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if modified && revision != "" {
+		revision += "+modified"
+	}
+	return version, revision
+}
+
+// processCPU is this process's user + system CPU time.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
