@@ -102,20 +102,60 @@ func (c BlockCount) Shared(minPages int) bool {
 // exclude, for BlockCount: the smallest hash of its other blocks inside
 // the main content, or of all its other blocks if none is, or 0 (a
 // one-permutation MinHash over blocks: exact copies share it, and so do
-// near-duplicates with probability their block Jaccard).
+// near-duplicates with probability their block Jaccard). NewContexts
+// gives the same for every block of a document in O(1) each.
 func Context(blocks []spotsig.Block, exclude uint64) uint64 {
-	ctx, any := uint64(0), false
-	for _, main := range []bool{true, false} {
-		for _, b := range blocks {
-			if b.Hash != exclude && (b.Main || !main) && (!any || b.Hash < ctx) {
-				ctx, any = b.Hash, true
-			}
+	return NewContexts(blocks).Of(exclude)
+}
+
+// Contexts holds the two smallest block hashes of a document's main
+// content and of all its blocks, from which Of derives Context for any
+// block.
+type Contexts struct {
+	main, all [2]uint64
+	nMain     int // main-content blocks (only the first two matter)
+	nAll      int
+}
+
+// NewContexts scans a document's blocks once.
+func NewContexts(blocks []spotsig.Block) Contexts {
+	var c Contexts
+	for _, b := range blocks {
+		if b.Main {
+			insertSmallest(&c.main, &c.nMain, b.Hash)
 		}
-		if any {
-			break
-		}
+		insertSmallest(&c.all, &c.nAll, b.Hash)
 	}
-	return ctx
+	return c
+}
+
+// insertSmallest keeps the two smallest values of distinct inputs in s.
+func insertSmallest(s *[2]uint64, n *int, h uint64) {
+	switch {
+	case *n == 0 || h < s[0]:
+		s[1], s[0] = s[0], h
+	case *n == 1 || h < s[1]:
+		s[1] = h
+	}
+	*n++
+}
+
+// Of is Context(blocks, exclude) for the blocks NewContexts scanned.
+func (c Contexts) Of(exclude uint64) uint64 {
+	pick := func(s [2]uint64, n int) (uint64, bool) {
+		switch {
+		case n > 0 && s[0] != exclude:
+			return s[0], true
+		case n > 1:
+			return s[1], true
+		}
+		return 0, false
+	}
+	if v, ok := pick(c.main, c.nMain); ok {
+		return v
+	}
+	v, _ := pick(c.all, c.nAll)
+	return v
 }
 
 // Count is the contribution to BlockCount of block b of a document whose
@@ -134,8 +174,9 @@ func Count(b spotsig.Block, ctx uint64) BlockCount {
 func BlockCounts(docs []Doc) map[uint64]BlockCount {
 	n := map[uint64]BlockCount{}
 	for _, d := range docs {
+		ctx := NewContexts(d.Blocks)
 		for _, b := range d.Blocks {
-			n[b.Hash] = n[b.Hash].Add(Count(b, Context(d.Blocks, b.Hash)))
+			n[b.Hash] = n[b.Hash].Add(Count(b, ctx.Of(b.Hash)))
 		}
 	}
 	return n

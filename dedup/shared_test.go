@@ -112,3 +112,35 @@ func TestBlockCountAdd(t *testing.T) {
 		t.Errorf("contexts %v: want the %d smallest of 0..149", fwd.Contexts, config.MaxSharedBlockPages)
 	}
 }
+
+// Contexts.Of equals the direct definition (the smallest other main block,
+// else the smallest other block, else 0) for every block.
+func TestContextsOf(t *testing.T) {
+	for _, blocks := range [][]spotsig.Block{
+		nil,
+		{{Hash: 5}},
+		{{Hash: 5, Main: true}},
+		{{Hash: 9, Main: true}, {Hash: 3}, {Hash: 7, Main: true}, {Hash: 1}},
+		{{Hash: 9}, {Hash: 3}, {Hash: 7}},
+		{{Hash: 2, Main: true}, {Hash: 8}},
+	} {
+		c := NewContexts(blocks)
+		for _, x := range append(blocks, spotsig.Block{Hash: 100}) {
+			var want uint64
+			found := false
+			for _, main := range []bool{true, false} {
+				for _, b := range blocks {
+					if b.Hash != x.Hash && (b.Main || !main) && (!found || b.Hash < want) {
+						want, found = b.Hash, true
+					}
+				}
+				if found {
+					break
+				}
+			}
+			if got := c.Of(x.Hash); got != want {
+				t.Errorf("blocks %v: context apart from %d = %d, want %d", blocks, x.Hash, got, want)
+			}
+		}
+	}
+}

@@ -69,8 +69,9 @@ func addBlockCounts(a, b dedup.BlockCount) dedup.BlockCount { return a.Add(b) }
 type blockCountsFn struct{}
 
 func (*blockCountsFn) ProcessElement(d Doc, emit func(uint64, dedup.BlockCount)) {
+	ctx := dedup.NewContexts(d.Blocks)
 	for _, b := range d.Blocks {
-		emit(b.Hash, dedup.Count(b, dedup.Context(d.Blocks, b.Hash)))
+		emit(b.Hash, dedup.Count(b, ctx.Of(b.Hash)))
 	}
 }
 
