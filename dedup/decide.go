@@ -59,31 +59,64 @@ type Cluster struct {
 
 // Decide keeps or drops every page, the reference of the Beam job's Decide
 // stage. docs are the pages that reached matching (each must be among
-// pages, by warc.Ref.ID) and pairs their near-duplicate pairs (indices into
+// pages, by warc.Ref.ID), repOf their exact-copy representatives (Collapse)
+// and pairs the near-duplicate pairs of representatives (indices into
 // docs). Matched pages are decided by match.DecideSequential over the pairs
-// in rank order (the lexicographically-first maximal independent set);
+// in rank order (the lexicographically-first maximal independent set),
+// each exact-copy group one node ranked as its best-ranked member: that
+// member is kept or dropped as the group is, and every other member is
+// dropped by the group's kept member (Jaccard 1) or by the page that drops
+// the group — the decisions the full pair graph gives;
 // the other pages by match.DecideExact on their text digest, or kept when
 // their text is empty. method names the signature scheme on the lines of
 // matched pages. It returns one Decision per page (in the order of pages)
 // and the clusters (in the order of their kept pages in pages). Errors: a
 // doc that is not a page, or a pair outside docs.
-func Decide(pages []Page, docs []Doc, pairs []match.Pair, method string) ([]Decision, []Cluster, error) {
+func Decide(pages []Page, docs []Doc, repOf []int, pairs []match.Pair, method string) ([]Decision, []Cluster, error) {
 	index := make(map[string]int, len(pages))
 	for i, p := range pages {
 		index[p.ID()] = i
 	}
-	// Matched pages, by their index in docs.
+	if len(repOf) != len(docs) {
+		return nil, nil, fmt.Errorf("dedup: %d representatives for %d documents", len(repOf), len(docs))
+	}
+	// Matched pages, by their index in docs; each exact-copy group is one
+	// node of the pair graph with its best-ranked member's rank.
 	matched := make([]int, len(docs))
 	isMatched := make([]bool, len(pages))
-	ranks := make([]string, len(docs))
+	best := make(map[int]int) // representative -> best-ranked member (indices into docs)
 	for i, d := range docs {
 		j, ok := index[d.ID()]
 		if !ok {
 			return nil, nil, fmt.Errorf("dedup: document %s is not a page", d.Key())
 		}
-		matched[i], isMatched[j], ranks[i] = j, true, pages[j].Rank
+		matched[i], isMatched[j] = j, true
 	}
-	byPairs, err := match.DecideSequential(ranks, pairs)
+	node := make(map[int]int) // representative -> node of the pair graph
+	var reps []int
+	for i, r := range repOf {
+		if b, ok := best[r]; !ok || pages[matched[i]].Rank < pages[matched[b]].Rank {
+			best[r] = i
+		}
+		if r == i {
+			node[i] = len(reps)
+			reps = append(reps, i)
+		}
+	}
+	ranks := make([]string, len(reps))
+	for k, r := range reps {
+		ranks[k] = pages[matched[best[r]]].Rank
+	}
+	nodePairs := make([]match.Pair, len(pairs))
+	for i, p := range pairs {
+		a, okA := node[p.A]
+		b, okB := node[p.B]
+		if !okA || !okB {
+			return nil, nil, fmt.Errorf("dedup: pair (%d, %d) of a document that is not a representative", p.A, p.B)
+		}
+		nodePairs[i] = match.Pair{A: min(a, b), B: max(a, b), Jaccard: p.Jaccard}
+	}
+	byPairs, err := match.DecideSequential(ranks, nodePairs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -108,10 +141,14 @@ func Decide(pages []Page, docs []Doc, pairs []match.Pair, method string) ([]Deci
 			out[j].KeptBy, out[j].KeptByURI, out[j].Jaccard, keptBy[j] = k.RecordID, k.URI, d.Jaccard, keeper
 		}
 	}
-	for i, d := range byPairs {
+	for i, r := range repOf {
+		d, b := byPairs[node[r]], best[r]
 		keeper := -1
-		if !d.Keep {
-			keeper = matched[d.KeptBy]
+		switch {
+		case !d.Keep:
+			keeper = matched[best[reps[d.KeptBy]]]
+		case i != b:
+			d, keeper = match.Decision{Keep: false, KeptBy: -1, Jaccard: 1}, matched[b]
 		}
 		set(matched[i], d, keeper, method)
 	}

@@ -2,6 +2,9 @@ package dedup_test
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,7 +26,7 @@ func TestDecidePages(t *testing.T) {
 	pages := []dedup.Page{page("c", "3", "x"), page("a", "1", "x"), page("s2", "5", "t"), page("b", "2", "x"), page("s1", "4", "t"), page("e", "6", "")}
 	docs := []dedup.Doc{{Ref: pages[1].Ref}, {Ref: pages[3].Ref}, {Ref: pages[0].Ref}} // a, b, c
 	pairs := []match.Pair{{A: 0, B: 1, Jaccard: 0.5}, {A: 1, B: 2, Jaccard: 0.6}}
-	ds, cs, err := dedup.Decide(pages, docs, pairs, "spotsigs")
+	ds, cs, err := dedup.Decide(pages, docs, []int{0, 1, 2}, pairs, "spotsigs")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,8 +43,79 @@ func TestDecidePages(t *testing.T) {
 	if len(cs) != 2 || cs[0].RecordID != "a" || cs[0].Size != 2 || cs[1].RecordID != "s1" || cs[1].Dropped[0] != "s2" {
 		t.Errorf("clusters %+v", cs)
 	}
-	if _, _, err := dedup.Decide(pages[:1], docs, nil, "spotsigs"); err == nil {
+	if _, _, err := dedup.Decide(pages[:1], docs, []int{0, 1, 2}, nil, "spotsigs"); err == nil {
 		t.Error("a document that is not a page: no error")
+	}
+}
+
+// Collapsed exact copies are decided as the full pair graph decides them:
+// on random graphs of random exact-copy groups (ranks independent of the
+// representative's record order), Decide with the groups collapsed equals
+// Decide over every pair the collapsed lines stand for.
+func TestDecideExactGroupsEqualFullGraph(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 0))
+	for trial := range 300 {
+		n := 2 + r.IntN(14)
+		pages := make([]dedup.Page, n)
+		docs := make([]dedup.Doc, n)
+		perm := r.Perm(n)
+		for i := range n {
+			ref := warc.Ref{File: "f", Offset: int64(i), RecordID: fmt.Sprintf("r%02d", i), URI: fmt.Sprintf("u%02d", i)}
+			pages[i] = dedup.Page{Ref: ref, Rank: fmt.Sprintf("%02d", perm[i]), Digest: "d"}
+			docs[i] = dedup.Doc{Ref: ref}
+		}
+		// Groups: each document joins an earlier one's group with p = 0.3;
+		// the representative is the group's first document (Ref order).
+		repOf := make([]int, n)
+		for i := range n {
+			repOf[i] = i
+			if i > 0 && r.IntN(10) < 3 {
+				repOf[i] = repOf[r.IntN(i)]
+			}
+		}
+		var reps []int
+		for i, rep := range repOf {
+			if rep == i {
+				reps = append(reps, i)
+			}
+		}
+		var pairs, full []match.Pair
+		for x := range reps {
+			for y := x + 1; y < len(reps); y++ {
+				if r.IntN(3) == 0 {
+					pairs = append(pairs, match.Pair{A: reps[x], B: reps[y], Jaccard: float64(1+r.IntN(9)) / 10})
+				}
+			}
+		}
+		identity := make([]int, n)
+		for i := range n {
+			identity[i] = i
+			for j := i + 1; j < n; j++ {
+				if repOf[i] == repOf[j] {
+					full = append(full, match.Pair{A: i, B: j, Jaccard: 1})
+				}
+			}
+		}
+		for _, p := range pairs {
+			for i := range n {
+				for j := range n {
+					if repOf[i] == p.A && repOf[j] == p.B {
+						full = append(full, match.Pair{A: min(i, j), B: max(i, j), Jaccard: p.Jaccard})
+					}
+				}
+			}
+		}
+		got, _, err := dedup.Decide(pages, docs, repOf, pairs, "spotsigs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _, err := dedup.Decide(pages, docs, identity, full, "spotsigs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("trial %d: repOf %v pairs %v\ncollapsed %+v\nfull      %+v", trial, repOf, pairs, got, want)
+		}
 	}
 }
 

@@ -38,6 +38,11 @@ type PairRecord struct {
 	BOffset     int64   `json:"b_offset"`
 	BInner      int64   `json:"b_inner_offset"`
 	BSignatures int     `json:"b_signatures"`
+	// Exact marks the line of a document collapsed into the representative
+	// of its exact copies (ExactCopy): the two have the same vector, Jaccard
+	// is 1, and every line of the representative stands for the member too
+	// (ExpandPairs). Absent (false) on every other line.
+	Exact bool `json:"exact,omitempty"`
 }
 
 // NewPairRecord returns the pair of documents x and y (with vectors vx, vy)

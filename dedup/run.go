@@ -32,8 +32,13 @@ type Result struct {
 	// documents with >= 1 signature, before and after the IDF filter
 	// (before: after DropSharedBlocks).
 	SignaturesBeforeIDF, SignaturesAfterIDF int
-	// Pairs are the near-duplicate pairs, indices into Docs, A < B, sorted
-	// by (A, B), Jaccard as match.WeightedJaccard computes it.
+	// RepOf gives, for each of Docs, the index of the representative of
+	// its exact-copy group (Collapse; RepOf[i] == i for a representative).
+	// Only representatives are matched.
+	RepOf []int
+	// Pairs are the near-duplicate pairs of representatives, indices into
+	// Docs, A < B, sorted by (A, B), Jaccard as match.WeightedJaccard
+	// computes it.
 	Pairs []match.Pair
 	// Pages are the records that became text (Docs and the rejects for no
 	// or too few signatures), in file and record order; Decisions has one
@@ -44,12 +49,18 @@ type Result struct {
 	Clusters  []Cluster
 }
 
-// PairRecords returns Pairs as the lines of the pairs output, unsorted.
+// PairRecords returns the lines of the pairs output, unsorted: Pairs, then
+// one Exact line per document that is not its group's representative.
 func (r *Result) PairRecords() []PairRecord {
-	out := make([]PairRecord, len(r.Pairs))
+	out := make([]PairRecord, len(r.Pairs), len(r.Pairs)+len(r.Docs))
 	for i, p := range r.Pairs {
 		a, b := r.Docs[p.A], r.Docs[p.B]
 		out[i] = NewPairRecord(a.Ref, a.Vec, b.Ref, b.Vec, p.Jaccard)
+	}
+	for i, rep := range r.RepOf {
+		if rep != i {
+			out = append(out, ExactCopy{Member: r.Docs[i].Ref, Rep: r.Docs[rep].Ref, Signatures: r.Docs[i].Vec.Len()}.PairRecord())
+		}
 	}
 	return out
 }
@@ -60,9 +71,9 @@ func (r *Result) PairRecords() []PairRecord {
 // at least p.SharedBlockPages pages dropped (DropSharedBlocks), the IDF
 // filter of §5.1
 // (spotsig.FilterIDF over the documents with >= 1 signature, skipped when
-// the range keeps all), documents below p.MinSignatures rejected, and the
-// rest matched by the Grouping of p (config.NewGrouping) as match.RunGrouping
-// runs it; then every page is kept or dropped (Decide, with the keep policy
+// the range keeps all), documents below p.MinSignatures rejected, exact
+// copies collapsed (Collapse), and the representatives matched by the
+// Grouping of p (config.NewGrouping) as match.RunGrouping runs it; then every page is kept or dropped (Decide, with the keep policy
 // of p). p must be valid (config.Params.Validate). Errors: only a bad
 // configuration; unreadable files are Rejects. Memory: the documents'
 // vectors and, while they are signed, the payloads of up to 4 × GOMAXPROCS
@@ -169,16 +180,24 @@ func RunEdited(ctx context.Context, p config.Params, files []string, edit func(*
 		}
 		res.Docs = append(res.Docs, d)
 	}
-	kept := make([]spotsig.Vector, len(res.Docs))
-	for i, d := range res.Docs {
-		kept[i] = d.Vec
+	res.RepOf = Collapse(res.Docs)
+	var reps []int
+	var kept []spotsig.Vector
+	for i, r := range res.RepOf {
+		if r == i {
+			reps = append(reps, i)
+			kept = append(kept, res.Docs[i].Vec)
+		}
 	}
 	res.Pairs = match.RunGrouping(grouping, kept)
+	for i, p := range res.Pairs {
+		res.Pairs[i].A, res.Pairs[i].B = reps[p.A], reps[p.B]
+	}
 	method := p.Method
 	if method == "" {
 		method = config.MethodSpotSigs
 	}
-	res.Decisions, res.Clusters, err = Decide(res.Pages, res.Docs, res.Pairs, method)
+	res.Decisions, res.Clusters, err = Decide(res.Pages, res.Docs, res.RepOf, res.Pairs, method)
 	if err != nil {
 		return nil, err
 	}

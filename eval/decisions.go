@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/ndd-beam/ndd-beam/dedup"
 )
@@ -151,17 +152,30 @@ func CheckDecisions(ds []DecisionRecord, clusters []ClusterRecord, pairs []PairR
 			kept[who{d.RecordID, d.URI}] = append(kept[who{d.RecordID, d.URI}], loc)
 		}
 	}
-	pairJ := map[[2]string]float64{}
+	// Lines stand for more pairs than they are when exact copies were
+	// collapsed (dedup.ExpandPairs); the index answers without expanding.
+	ix := dedup.NewPairIndex(pairs)
+	keptIn := map[string][]string{} // exact-copy group -> its kept pages
+	for loc, d := range byLoc {
+		if d.Keep {
+			g := ix.Group(loc)
+			keptIn[g] = append(keptIn[g], loc)
+		}
+	}
+	for g, k := range keptIn {
+		if len(k) > 1 {
+			bad("exact copies %s of group %s are all kept", strings.Join(k, ", "), g)
+		}
+	}
 	for _, p := range pairs {
 		a, b := p.A().Key(), p.B().Key()
-		pairJ[[2]string{a, b}], pairJ[[2]string{b, a}] = p.Jaccard, p.Jaccard
 		da, okA := byLoc[a]
 		db, okB := byLoc[b]
 		if !okA || !okB {
 			bad("pair %s — %s: a page without a decision", a, b)
 			continue
 		}
-		if da.Keep && db.Keep {
+		if !p.Exact && len(keptIn[ix.Group(a)]) > 0 && len(keptIn[ix.Group(b)]) > 0 {
 			bad("pair %s — %s joins two kept pages", a, b)
 		}
 		for _, d := range []DecisionRecord{da, db} {
@@ -188,7 +202,7 @@ func CheckDecisions(ds []DecisionRecord, clusters []ClusterRecord, pairs []PairR
 		for _, k := range keepers {
 			if d.Method == dedup.DecideExactText {
 				ok = ok || d.Jaccard == 1 && byLoc[k].Method == dedup.DecideExactText
-			} else if j, paired := pairJ[[2]string{loc, k}]; paired && j == d.Jaccard && j >= tau {
+			} else if j, paired := ix.Jaccard(loc, k); paired && j == d.Jaccard && j >= tau {
 				ok = true
 			}
 		}

@@ -46,7 +46,7 @@ func HostTemplateVerify(p config.Params, files []string, t *Truth, rules []spots
 				pairs = append(pairs, pr)
 			}
 		}
-		ds, _, err := dedup.Decide(res.Pages, res.Docs, pairs, p.Method)
+		ds, _, err := dedup.Decide(res.Pages, res.Docs, res.RepOf, pairs, p.Method)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"github.com/ndd-beam/ndd-beam/dedup"
 	"slices"
 	"sort"
 )
@@ -53,9 +54,17 @@ type Result struct {
 	TP, FP, FN []IndexPair `json:"-"`
 }
 
-// Evaluate scores a pairs output against t. Each pair's documents are found
-// by record ID, falling back to the target URI (Truth.Lookup).
+// Evaluate scores a pairs output against t, with its exact-copy lines
+// expanded into the pairs they stand for (dedup.ExpandPairs). Each pair's
+// documents are found by record ID, falling back to the target URI
+// (Truth.Lookup).
 func Evaluate(t *Truth, pairs []PairRecord) Result {
+	for _, p := range pairs {
+		if p.Exact {
+			pairs = dedup.ExpandPairs(pairs)
+			break
+		}
+	}
 	idx := make([]IndexPair, 0, len(pairs))
 	var unknown []PairRecord
 	for _, p := range pairs {

@@ -3,7 +3,8 @@
 // order of the SpotSigs paper (Theobald, Siddharth, Paepcke, SIGIR 2008):
 //
 //	ReadWARC -> Extract (§3) -> DropSharedBlocks (issue 10) -> FilterIDF (§5.1)
-//	  -> KeyByGroup (§4.2) -> MatchGroups (§4.3) -> Decide -> WritePairs,
+//	  -> CollapseExact (issue 12) -> KeyByGroup (§4.2) -> MatchGroups (§4.3)
+//	  -> Decide -> WritePairs,
 //	  WriteRejects, WriteDecisions, WriteSummary
 //
 // Outputs under Config.Output (the contract other tools read):
@@ -48,17 +49,18 @@ func Build(s beam.Scope, cfg config.Config) error {
 	docs, extractRejects, pages := transforms.Extract(s, st, candidates, p)
 	docs = transforms.DropSharedBlocks(s, st, docs, p)
 	kept, idfRejects := transforms.FilterIDF(s, st, docs, p)
-	pairs, err := transforms.MatchGroups(s, st, transforms.KeyByGroup(s, kept, p), p)
+	reps, copies := transforms.CollapseExact(s, st, kept)
+	pairs, err := transforms.MatchGroups(s, st, transforms.KeyByGroup(s, reps, p), p)
 	if err != nil {
 		return err
 	}
-	decided, err := transforms.Decide(s, st, pages, kept, pairs, p)
+	decided, err := transforms.Decide(s, st, pages, reps, copies, pairs, p)
 	if err != nil {
 		return err
 	}
 
 	out := &transforms.Outputs{Dir: cfg.Output, Shards: cfg.Shards, RunID: transforms.NewRunID()}
-	transforms.WritePairs(s, out, pairs)
+	transforms.WritePairs(s, out, beam.Flatten(s, pairs, transforms.ExactPairs(s, copies)))
 	transforms.WriteDecisions(s, out, decided)
 	transforms.WriteRejects(s, st, out, beam.Flatten(s, readRejects, extractRejects, idfRejects))
 	base := transforms.Summary{Parameters: p, Input: cfg.Input, Output: cfg.Output, Shards: cfg.Shards,

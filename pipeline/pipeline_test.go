@@ -168,12 +168,17 @@ func reference(t *testing.T, cfg config.Config, files []string) (pairs map[pairK
 	if err != nil {
 		t.Fatal(err)
 	}
-	pairs = map[pairKey]bool{}
-	for _, p := range res.Pairs {
-		a, b := res.Docs[p.A].Key(), res.Docs[p.B].Key()
-		pairs[pairKey{a, b, p.Jaccard}] = true
+	return pairKeys(res), res.Records, len(res.Docs), res
+}
+
+// pairKeys are the lines of the in-process pairs output (exact-copy lines
+// included) by document key.
+func pairKeys(res *dedup.Result) map[pairKey]bool {
+	pairs := map[pairKey]bool{}
+	for _, p := range res.PairRecords() {
+		pairs[pairKey{p.A().Key(), p.B().Key(), p.Jaccard}] = true
 	}
-	return pairs, res.Records, len(res.Docs), res
+	return pairs
 }
 
 // samePairs compares pair sets ignoring the order of the two documents.
@@ -520,11 +525,7 @@ func TestJobEqualsInProcessOnMultilingualGoldSet(t *testing.T) {
 	if ld.Mode != spotsig.LanguageAuto || len(ld.SpotSetSizes) != len(spotsig.Languages())+1 || ld.SpotSetSizes["pl"] < 100 {
 		t.Errorf("language_data %+v: want auto mode and the spot set sizes of every language and und", ld)
 	}
-	want := map[pairKey]bool{}
-	for _, p := range res.Pairs {
-		want[pairKey{res.Docs[p.A].Key(), res.Docs[p.B].Key(), p.Jaccard}] = true
-	}
-	samePairs(t, "job vs in-process on the multilingual gold set", readPairs(t, dir, 1), want)
+	samePairs(t, "job vs in-process on the multilingual gold set", readPairs(t, dir, 1), pairKeys(res))
 }
 
 // A range that drops signatures runs the IDF joins: the job's vectors (the

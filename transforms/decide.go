@@ -33,7 +33,7 @@ func init() {
 	register.Function2x0[PairRecord, func(string, pairEnd)](pairEnds)
 	register.Function2x0[Decided, func(string, Decided)](dropKey)
 	register.Emitter2[string, Decided]()
-	register.DoFn5x1[string, func(*Page) bool, func(*int) bool, func(string, Page), func(Page), error](&splitSignedFn{})
+	register.DoFn6x1[string, func(*Page) bool, func(*int) bool, func(*string) bool, func(string, Page), func(Page), error](&splitSignedFn{})
 	register.DoFn3x0[Page, func(Decided), func(string, Page)](&byDigestFn{})
 	register.DoFn4x1[string, func(*Page) bool, func(*Page) bool, func(Decided), error](&exactTextFn{})
 	register.DoFn4x1[string, func(*Page) bool, func(*pairEnd) bool, func(string, pairEnd), error](&orientAFn{})
@@ -43,7 +43,8 @@ func init() {
 	register.DoFn5x1[string, func(*PageState) bool, func(*roundMsg) bool, func(string, PageState), func(int, residualItem), error](&tailFn{})
 	register.DoFn5x1[context.Context, int, func(*residualItem) bool, func(string, PageState), func(int), error](&residualFn{})
 	register.DoFn4x1[string, func(*PageState) bool, func(*Edge) bool, func(string, Edge), error](&keptNeighboursFn{})
-	register.DoFn5x1[string, func(*Page) bool, func(*PageState) bool, func(*Edge) bool, func(Decided), error](&decideFn{})
+	register.DoFn6x1[string, func(*Page) bool, func(*Page) bool, func(*PageState) bool, func(*Edge) bool, func(Decided), error](&decideFn{})
+	register.Iter1[string]()
 	register.DoFn3x0[context.Context, Decided, func(string, int)](&decisionStatFn{})
 	register.DoFn4x0[string, func(*Decided) bool, func(ClusterRecord), func(int)](&clusterFn{})
 	register.Function1x2[Decided, string, error](decisionLine)
@@ -152,9 +153,15 @@ func clusterStat(size int) (string, int) { return statClusterPrefix + strconv.It
 // Decide keeps or drops every page (Page, from Extract) and returns one
 // decision per page and the clusters (a kept page with the pages it drops).
 //
-// Pages that reached matching (their key is in docs) are decided by the
-// near-duplicate pairs: the lexicographically-first maximal independent set
-// of the pair graph in priority order (see match.DecideSequential). The
+// Pages that reached matching (their key is in docs, the exact-copy
+// representatives, or in copies, the ExactCopy of CollapseExact) are
+// decided by the near-duplicate pairs of the representatives: the
+// lexicographically-first maximal independent set of the pair graph in
+// priority order (see match.DecideSequential), each exact-copy group one
+// node (keyed by its representative) ranked as its best-ranked member (a
+// combiner), which is kept or dropped as the node is; every other member is
+// dropped by the node's kept member or by the page that drops the node, as
+// dedup.Decide does. The
 // pairs are oriented by rank with two joins, then p.DecideRounds synchronous
 // rounds of Blelloch, Fineman and Shun (SPAA 2012) run as joins, each page a
 // key of its own: in a round every page still undecided learns the states of
@@ -170,7 +177,7 @@ func clusterStat(size int) (string, int) { return statClusterPrefix + strconv.It
 // (DecideNoText). The result equals dedup.Decide's. Kept and dropped
 // pages, residual pages and cluster sizes are added to st. Cost and worst
 // case: docs/design.md.
-func Decide(s beam.Scope, st *Stats, pages, docs, pairs beam.PCollection, p config.Params) (DecideResult, error) {
+func Decide(s beam.Scope, st *Stats, pages, docs, copies, pairs beam.PCollection, p config.Params) (DecideResult, error) {
 	s = s.Scope("Decide")
 	if _, err := p.Policy(); err != nil {
 		return DecideResult{}, err
@@ -179,8 +186,9 @@ func Decide(s beam.Scope, st *Stats, pages, docs, pairs beam.PCollection, p conf
 	if method == "" {
 		method = config.MethodSpotSigs
 	}
-	signed, unsigned := beam.ParDo2(s, &splitSignedFn{}, beam.CoGroupByKey(s,
-		beam.ParDo(s, keyPage, pages), beam.ParDo(s, keyDocOne, docs)))
+	grouped, unsigned := beam.ParDo2(s, &splitSignedFn{}, beam.CoGroupByKey(s,
+		beam.ParDo(s, keyPage, pages), beam.ParDo(s, keyDocOne, docs), beam.ParDo(s, copyByMember, copies)))
+	signed := beam.CombinePerKey(s, higherPriority, grouped)
 
 	// Pages without signatures: no text, or exact copies by text digest.
 	noText, byDigest := beam.ParDo2(s, &byDigestFn{}, unsigned)
@@ -211,7 +219,7 @@ func Decide(s beam.Scope, st *Stats, pages, docs, pairs beam.PCollection, p conf
 
 	// Each dropped page's highest-priority kept neighbour.
 	kept := beam.ParDo(s, &keptNeighboursFn{}, beam.CoGroupByKey(s, finalStates, edges))
-	matched := beam.ParDo(s, &decideFn{Method: method}, beam.CoGroupByKey(s, signed, finalStates, kept))
+	matched := beam.ParDo(s, &decideFn{Method: method}, beam.CoGroupByKey(s, grouped, signed, finalStates, kept))
 
 	decisions := beam.Flatten(s, matched, exact, noText)
 	dropped := beam.ParDo(s, dropKey, decisions)
@@ -244,19 +252,24 @@ func dropKey(d Decided, emit func(string, Decided)) {
 	}
 }
 
-// splitSignedFn sends each page to signed (KV<key, Page>) when it reached
-// matching, else to unsigned.
+// splitSignedFn sends each page that reached matching to grouped, keyed by
+// its exact-copy group's representative (itself, or the representative
+// its ExactCopy names), and every other page to unsigned.
 type splitSignedFn struct{}
 
-func (*splitSignedFn) ProcessElement(key string, pages func(*Page) bool, docs func(*int) bool, signed func(string, Page), unsigned func(Page)) error {
+func (*splitSignedFn) ProcessElement(key string, pages func(*Page) bool, docs func(*int) bool, reps func(*string) bool, grouped func(string, Page), unsigned func(Page)) error {
 	var p Page
 	if !pages(&p) {
 		return fmt.Errorf("decide: document %x has no page", key)
 	}
 	var n int
-	if docs(&n) {
-		signed(key, p)
-	} else {
+	var rep string
+	switch {
+	case docs(&n):
+		grouped(key, p)
+	case reps(&rep):
+		grouped(rep, p)
+	default:
 		unsigned(p)
 	}
 	return nil
@@ -341,14 +354,14 @@ func (*orientBFn) ProcessElement(key string, pages func(*Page) bool, ends func(*
 		if !have {
 			return fmt.Errorf("decide: pair with %x, which reached no decision", key)
 		}
-		hi, lo := e.Page, b
+		hi, lo, hiKey, loKey := e.Page, b, e.Other, key
 		if lo.Rank < hi.Rank {
-			hi, lo = lo, hi
+			hi, lo, hiKey, loKey = lo, hi, loKey, hiKey
 		}
 		if hi.Rank == lo.Rank {
 			return fmt.Errorf("decide: pages %s and %s have the same rank", hi.Key(), lo.Key())
 		}
-		emit(hi.ID(), Edge{Hi: hi.ID(), Lo: lo.ID(), HiRank: hi.Rank, HiRef: hi.Ref, Jaccard: e.Jaccard})
+		emit(hiKey, Edge{Hi: hiKey, Lo: loKey, HiRank: hi.Rank, HiRef: hi.Ref, Jaccard: e.Jaccard})
 	}
 	return nil
 }
@@ -525,38 +538,48 @@ func (*keptNeighboursFn) ProcessElement(key string, states func(*PageState) bool
 	return nil
 }
 
-// decideFn writes a matched page's decision: kept, or dropped by its
-// highest-priority kept neighbour.
+// decideFn writes the decisions of one node of the pair graph (an
+// exact-copy group, keyed by its representative): its best-ranked member
+// is kept or dropped by the node's highest-priority kept neighbour, as the
+// node is; every other member is dropped by the kept member (Jaccard 1) or
+// by that neighbour. Members are streamed.
 type decideFn struct {
 	Method string
 }
 
-func (fn *decideFn) ProcessElement(key string, pages func(*Page) bool, states func(*PageState) bool, kept func(*Edge) bool, emit func(Decided)) error {
-	var p Page
+func (fn *decideFn) ProcessElement(key string, members func(*Page) bool, bests func(*Page) bool, states func(*PageState) bool, kept func(*Edge) bool, emit func(Decided)) error {
+	var b Page
 	var st PageState
-	if !pages(&p) || !states(&st) {
+	if !bests(&b) || !states(&st) {
 		return fmt.Errorf("decide: page %x has no page or no final state", key)
 	}
-	d := Decided{Line: decisionLineFor(p, fn.Method)}
-	var best Edge
+	var keeper Edge
 	var e Edge
 	for kept(&e) {
-		if best.Hi == "" || e.HiRank < best.HiRank {
-			best = e
+		if keeper.Hi == "" || e.HiRank < keeper.HiRank {
+			keeper = e
 		}
 	}
 	switch match.State(st.State) {
 	case match.Keep:
+		keeper = Edge{HiRef: b.Ref, Jaccard: 1}
 	case match.Drop:
-		if best.Hi == "" {
+		if keeper.Hi == "" {
 			return fmt.Errorf("decide: page %x dropped without a kept neighbour", key)
 		}
-		d.Line.Keep, d.Line.KeptBy, d.Line.KeptByURI, d.Line.Jaccard = false, best.HiRef.RecordID, best.HiRef.URI, best.Jaccard
-		d.Keeper = best.HiRef
 	default:
 		return fmt.Errorf("decide: page %x left undecided", key)
 	}
-	emit(d)
+	var p Page
+	for members(&p) {
+		d := Decided{Line: decisionLineFor(p, fn.Method)}
+		if p.Ref != b.Ref || match.State(st.State) == match.Drop {
+			d.Line.Keep, d.Line.KeptBy, d.Line.KeptByURI, d.Line.Jaccard = false, keeper.HiRef.RecordID, keeper.HiRef.URI, keeper.Jaccard
+			d.Keeper = keeper.HiRef
+		}
+		emit(d)
+		p = Page{}
+	}
 	return nil
 }
 

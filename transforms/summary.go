@@ -44,8 +44,9 @@ const SummaryFile = "summary.json"
 // SchemaVersion is the version of the output files' schema
 // (docs/outputs.md), written to summary.json. It changes whenever a field
 // of an output changes meaning or disappears. Version 2 added decisions,
-// clusters and their counts; version 3 the run object (RunInfo).
-const SchemaVersion = 3
+// clusters and their counts; version 3 the run object (RunInfo); version 4
+// the exact-copy lines of pairs ("exact", issue 12) and exact_copies.
+const SchemaVersion = 4
 
 // Summary is summary.json: the job's counts, computed from PCollections
 // (not from runner metrics), and what it ran on. The accounting identity
@@ -66,7 +67,8 @@ type Summary struct {
 	SignaturesAfterIDF    int           `json:"signatures_after_idf"`  // Σ|d| over the same documents after it
 	Partitions            int           `json:"partitions"`            // distinct groups matched (τ partitions for spotsigs)
 	LargestGroup          int           `json:"largest_group"`         // documents in the largest group (home + guests)
-	Pairs                 int           `json:"pairs"`                 // near-duplicate pairs written
+	Pairs                 int           `json:"pairs"`                 // lines of pairs written, exact-copy lines included
+	ExactCopies           int           `json:"exact_copies"`          // documents collapsed into an exact-copy representative (pairs lines with exact true)
 	Kept                  int           `json:"kept"`                  // pages kept (decisions-*.jsonl, keep true)
 	Dropped               int           `json:"dropped"`               // pages dropped; kept + dropped = decision lines
 	DecideResidual        int           `json:"decide_residual"`       // pages still undecided after the rounds, decided on one worker
@@ -221,6 +223,9 @@ func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats fu
 		case k == StatLargestGroup:
 			sum.LargestGroup = max(sum.LargestGroup, v)
 		case k == StatPairs:
+			sum.Pairs += v
+		case k == StatExactCopies:
+			sum.ExactCopies += v
 			sum.Pairs += v
 		case k == StatKept:
 			sum.Kept += v

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -194,4 +195,63 @@ func runEvalHostTemplate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "| %d | %.4f | %.4f | %.4f | %d | %.4f | %.4f | %s |\n", r.Verified, r.Pairs.Precision, r.Pairs.Recall, r.Pairs.F1, r.Drops.Dropped, r.Drops.DropPrecision, r.Drops.DropRecall, r.Name)
 	}
 	return 0
+}
+
+// runEvalSkewed writes the skewed crawl of issue 12 (eval.WriteSkewedCrawl).
+func runEvalSkewed(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ndd-eval skewed", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "directory for skewed.warc.gz and truth.jsonl (required)")
+	gold := fs.String("gold", "../shared/data/goldset", "English gold set directory (gold.warc.gz, truth.jsonl)")
+	goldML := fs.String("gold-ml", "../shared/data/goldset-ml", "multilingual gold set directory")
+	c := eval.DefaultSkewedCrawl
+	fs.IntVar(&c.SoftNotFound, "soft404", c.SoftNotFound, "byte-identical soft-404 pages")
+	fs.IntVar(&c.Copies, "copies", c.Copies, "byte-identical copies of one article")
+	fs.IntVar(&c.Variants, "variants", c.Variants, "one-word variants of another article")
+	fs.IntVar(&c.Distinct, "distinct", c.Distinct, "distinct articles")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *out == "" || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "ndd-eval skewed: --out DIR required")
+		return 2
+	}
+	if err := writeSkewed(*out, c, [][2]string{
+		{filepath.Join(*gold, "gold.warc.gz"), filepath.Join(*gold, "truth.jsonl")},
+		{filepath.Join(*goldML, "gold.warc.gz"), filepath.Join(*goldML, "truth.jsonl")},
+	}); err != nil {
+		fmt.Fprintln(stderr, "ndd-eval skewed:", err)
+		return 1
+	}
+	return 0
+}
+
+func writeSkewed(dir string, c eval.SkewedCrawl, sources [][2]string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	w, err := os.Create(filepath.Join(dir, "skewed.warc.gz"))
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	t, err := os.Create(filepath.Join(dir, "truth.jsonl"))
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	bw, bt := bufio.NewWriter(w), bufio.NewWriter(t)
+	if err := eval.WriteSkewedCrawl(bw, bt, c, sources); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := bt.Flush(); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return t.Close()
 }

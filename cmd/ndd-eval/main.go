@@ -52,6 +52,9 @@ const evalUsage = `usage:
   ndd-eval hosttemplate --warc gold.warc.gz --truth truth.jsonl
       measure a verification of each pair without its host's template
       signatures (not in the job): pair and drop precision/recall.
+  ndd-eval skewed --out DIR [--soft404 N --copies N --variants N --distinct N]
+      write DIR/skewed.warc.gz and DIR/truth.jsonl, the skewed crawl of
+      issue 12 built from the two gold sets' pages (--gold, --gold-ml).
 `
 
 func main() { os.Exit(run(os.Args[1:])) }
@@ -75,6 +78,8 @@ func run(args []string) int {
 			return runEvalReport(args[1:], os.Stdout, os.Stderr)
 		case "hosttemplate":
 			return runEvalHostTemplate(args[1:], os.Stdout, os.Stderr)
+		case "skewed":
+			return runEvalSkewed(args[1:], os.Stderr)
 		}
 	}
 	return runEvalPairs(args, os.Stdout, os.Stderr)

@@ -1,0 +1,233 @@
+package dedup
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+
+	"github.com/ndd-beam/ndd-beam/spotsig"
+	"github.com/ndd-beam/ndd-beam/warc"
+)
+
+// Exact copies (issue 12). Documents whose IDF-filtered signature vectors
+// are equal (the same multiset of spot signatures) have weighted Jaccard 1
+// (eq. 4) with each other and the same similarity to every other document:
+// the matcher cannot tell them apart. They are collapsed before
+// partitioning into one representative, the member whose record comes
+// first in warc.Ref order, and only the representative is matched. The
+// pairs output then has one line per other member and its representative,
+// with "exact": true and Jaccard 1, instead of the n(n−1)/2 lines of the
+// copies and n lines per pair of the representative; ExpandPairs gives
+// back the full set. Collapsing by vector rather than by extracted text
+// is what makes it exact: two pages with the same text have the same
+// vector, but pages whose texts differ only outside their signatures (a
+// session ID, a date line, a shared block dropped as boilerplate) have it
+// too, and the matcher would have paired them at Jaccard 1 anyway.
+
+// ExactKey is the key of a vector's exact-copy group: the first 16 bytes of
+// the SHA-256 of its hashes and frequencies (as little-endian uint64 and
+// uint32). Equal vectors have equal keys; two different vectors share one
+// with probability 2^-128.
+func ExactKey(v spotsig.Vector) string {
+	h := sha256.New()
+	var buf [12]byte
+	for i, x := range v.Hashes {
+		binary.LittleEndian.PutUint64(buf[:8], x)
+		binary.LittleEndian.PutUint32(buf[8:], v.Freqs[i])
+		h.Write(buf[:])
+	}
+	return string(h.Sum(nil)[:16])
+}
+
+// ExactCopy is a document collapsed into the representative of its exact
+// copies: the member's identity, the representative's, and the vector
+// length |d| both have.
+type ExactCopy struct {
+	Member, Rep warc.Ref
+	Signatures  int
+}
+
+// PairRecord returns the copy's line of the pairs output (Exact, Jaccard 1).
+func (c ExactCopy) PairRecord() PairRecord {
+	v := spotsig.Vector{}
+	p := NewPairRecord(c.Member, v, c.Rep, v, 1)
+	p.ASignatures, p.BSignatures, p.Exact = c.Signatures, c.Signatures, true
+	return p
+}
+
+// FirstRef is the representative of two members of an exact-copy group:
+// the one first in warc.Ref order.
+func FirstRef(a, b warc.Ref) warc.Ref {
+	if b.Less(a) {
+		return b
+	}
+	return a
+}
+
+// Collapse returns, for each document, the index of its exact-copy group's
+// representative (itself for a representative): documents with equal
+// vectors (ExactKey) form a group, represented by the member first in
+// warc.Ref order.
+func Collapse(docs []Doc) []int {
+	rep := make([]int, len(docs))
+	first := make(map[string]int, len(docs))
+	for i, d := range docs {
+		k := ExactKey(d.Vec)
+		j, ok := first[k]
+		if !ok || d.Ref.Less(docs[j].Ref) {
+			first[k] = i
+		}
+	}
+	for i, d := range docs {
+		rep[i] = first[ExactKey(d.Vec)]
+	}
+	return rep
+}
+
+// ExpandPairs returns the pairs the lines ps stand for: every pair of two
+// members of an exact-copy group (the connected parts of the Exact lines)
+// at Jaccard 1, and for every other line every member of the one side's
+// group with every member of the other's, at that line's Jaccard; each
+// unordered pair once, in canonical order, Exact false. Its size is
+// quadratic in the group sizes: for evaluation on small sets, not for a
+// crawl (PairIndex answers single questions in constant space).
+func ExpandPairs(ps []PairRecord) []PairRecord {
+	ix := NewPairIndex(ps)
+	var out []PairRecord
+	for _, g := range ix.groups {
+		for i := range g {
+			for j := i + 1; j < len(g); j++ {
+				out = append(out, pairOf(g[i], g[j], 1, ix.sigs[g[i].Key()]))
+			}
+		}
+	}
+	for _, p := range ps {
+		if p.Exact {
+			continue
+		}
+		for _, a := range ix.members(p.A()) {
+			for _, b := range ix.members(p.B()) {
+				q := NewPairRecord(a, spotsig.Vector{}, b, spotsig.Vector{}, p.Jaccard)
+				q.ASignatures, q.BSignatures = ix.sigs[q.A().Key()], ix.sigs[q.B().Key()]
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}
+
+func pairOf(a, b warc.Ref, j float64, sigs int) PairRecord {
+	p := NewPairRecord(a, spotsig.Vector{}, b, spotsig.Vector{}, j)
+	p.ASignatures, p.BSignatures = sigs, sigs
+	return p
+}
+
+// PairIndex answers which pairs a pairs output stands for (ExpandPairs)
+// without expanding them: memory is linear in the lines.
+type PairIndex struct {
+	rep    map[string]warc.Ref   // member location (warc.Ref.Key) -> representative
+	groups map[string][]warc.Ref // representative location -> members, representative first
+	lines  map[[2]string]float64 // representative locations (both orders) -> Jaccard
+	sigs   map[string]int        // location -> |d|
+}
+
+// NewPairIndex indexes the lines ps (each Exact line joins a member to its
+// representative: the line's other end that is not a member of another
+// line; a group is the connected part of its Exact lines).
+func NewPairIndex(ps []PairRecord) *PairIndex {
+	ix := &PairIndex{rep: map[string]warc.Ref{}, groups: map[string][]warc.Ref{},
+		lines: map[[2]string]float64{}, sigs: map[string]int{}}
+	parent := map[string]string{}
+	refs := map[string]warc.Ref{}
+	var find func(string) string
+	find = func(k string) string {
+		p, ok := parent[k]
+		if !ok || p == k {
+			return k
+		}
+		r := find(p)
+		parent[k] = r
+		return r
+	}
+	for _, p := range ps {
+		a, b := p.A(), p.B()
+		ka, kb := a.Key(), b.Key()
+		refs[ka], refs[kb] = a, b
+		ix.sigs[ka], ix.sigs[kb] = p.ASignatures, p.BSignatures
+		if p.Exact {
+			if _, ok := parent[ka]; !ok {
+				parent[ka] = ka
+			}
+			if _, ok := parent[kb]; !ok {
+				parent[kb] = kb
+			}
+			ra, rb := find(ka), find(kb)
+			if ra != rb {
+				parent[ra] = rb
+			}
+		}
+	}
+	byRoot := map[string][]warc.Ref{}
+	for k := range parent {
+		r := find(k)
+		byRoot[r] = append(byRoot[r], refs[k])
+	}
+	for _, g := range byRoot {
+		first := g[0]
+		for _, m := range g[1:] {
+			first = FirstRef(first, m)
+		}
+		sorted := []warc.Ref{first}
+		for _, m := range g {
+			ix.rep[m.Key()] = first
+			if m != first {
+				sorted = append(sorted, m)
+			}
+		}
+		ix.groups[first.Key()] = sorted
+	}
+	for _, p := range ps {
+		if !p.Exact {
+			a, b := ix.repKey(p.A()), ix.repKey(p.B())
+			ix.lines[[2]string{a, b}], ix.lines[[2]string{b, a}] = p.Jaccard, p.Jaccard
+		}
+	}
+	return ix
+}
+
+func (ix *PairIndex) repKey(r warc.Ref) string {
+	if rep, ok := ix.rep[r.Key()]; ok {
+		return rep.Key()
+	}
+	return r.Key()
+}
+
+func (ix *PairIndex) members(r warc.Ref) []warc.Ref {
+	if g, ok := ix.groups[ix.repKey(r)]; ok {
+		return g
+	}
+	return []warc.Ref{r}
+}
+
+// Group returns the location (warc.Ref.Key) of the representative of the
+// exact-copy group of the document at location loc (loc itself when it is
+// in none).
+func (ix *PairIndex) Group(loc string) string {
+	if rep, ok := ix.rep[loc]; ok {
+		return rep.Key()
+	}
+	return loc
+}
+
+// Jaccard returns the similarity of the documents at locations a and b and
+// whether the output pairs them (a ≠ b).
+func (ix *PairIndex) Jaccard(a, b string) (float64, bool) {
+	ga, gb := ix.Group(a), ix.Group(b)
+	if a == b {
+		return 0, false
+	}
+	if ga == gb {
+		return 1, true
+	}
+	j, ok := ix.lines[[2]string{ga, gb}]
+	return j, ok
+}

@@ -1,0 +1,204 @@
+package eval
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha1"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ndd-beam/ndd-beam/warc"
+)
+
+// SkewedCrawl is the shape of the skewed crawl of issue 12: what one real
+// crawl throws at a deduplicator at once. Every count is a number of WARC
+// response records.
+type SkewedCrawl struct {
+	SoftNotFound int // byte-identical short "page not found" pages (soft 404s) at distinct URIs
+	Copies       int // byte-identical copies of one full article at distinct URIs (session-id variants)
+	Variants     int // one-word variants of another article: variant i has word i mod n of its n candidates replaced by "variant<i>"
+	Distinct     int // distinct articles: one page of each true cluster of the source gold sets
+}
+
+// DefaultSkewedCrawl is the benchmark of issue 12.
+var DefaultSkewedCrawl = SkewedCrawl{SoftNotFound: 20000, Copies: 10000, Variants: 1500, Distinct: 2000}
+
+// softNotFound is the soft-404 page: a 200 response whose text says the
+// page does not exist, as shops and CMSs serve for every unknown path.
+const softNotFound = `<!DOCTYPE html><html><head><title>Page not found</title></head>` +
+	`<body><h1>Page not found</h1><p>Sorry, the page you are looking for does not exist.</p>` +
+	`<p><a href="/">Back to the home page</a></p></body></html>`
+
+// sourcePage is one response record of a gold set with its true cluster.
+type sourcePage struct {
+	uri, cluster, charset string
+	payload               []byte
+}
+
+// WriteSkewedCrawl writes the crawl c as a gzipped WARC/1.1 file (one
+// member per record) to w and its truth (record_id, uri, cluster: one
+// cluster per copy group, "soft404", "copies", "variants", and one per
+// distinct article) as JSON lines to truth. Articles come from the gold
+// sets given as (warc, truth) path pairs: one page per true cluster, in
+// file order, the first two for the copies and the variants, the next
+// c.Distinct as distinct articles. Everything is deterministic. Errors:
+// unreadable sources, too few clusters, a variant article with too few
+// words, write errors.
+func WriteSkewedCrawl(w, truth io.Writer, c SkewedCrawl, sources [][2]string) error {
+	if len(sources) == 0 {
+		return errNoSources
+	}
+	var pages []sourcePage
+	seen := map[string]bool{} // source articles and URIs without query, over all sets
+	for _, src := range sources {
+		ps, err := onePerCluster(src[0], src[1], seen)
+		if err != nil {
+			return err
+		}
+		pages = append(pages, ps...)
+	}
+	if len(pages) < 2+c.Distinct {
+		return fmt.Errorf("skewed crawl: %d source clusters, need %d", len(pages), 2+c.Distinct)
+	}
+	gw := &skewWriter{w: w, truth: json.NewEncoder(truth), date: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	for i := range c.SoftNotFound {
+		gw.record(fmt.Sprintf("https://shop.example.com/product/%d", i), "soft404", "utf-8", []byte(softNotFound))
+	}
+	copies := pages[0]
+	for i := range c.Copies {
+		gw.record(fmt.Sprintf("https://news.example.org/story?sessionid=%08x", uint32(i)*2654435761), "copies", copies.charset, copies.payload)
+	}
+	variant := pages[1]
+	slots := wordSlots(variant.payload)
+	if c.Variants > 0 && len(slots) == 0 {
+		return fmt.Errorf("skewed crawl: variant article %s has no replaceable word", variant.uri)
+	}
+	for i := range c.Variants {
+		s := slots[i%len(slots)]
+		body := make([]byte, 0, len(variant.payload)+16)
+		body = append(body, variant.payload[:s[0]]...)
+		body = fmt.Appendf(body, "variant%d", i)
+		body = append(body, variant.payload[s[1]:]...)
+		gw.record(fmt.Sprintf("https://mirror%d.example.net/article", i), "variants", variant.charset, body)
+	}
+	for _, p := range pages[2 : 2+c.Distinct] {
+		gw.record(p.uri, "article/"+p.cluster, p.charset, p.payload)
+	}
+	return gw.err
+}
+
+// onePerCluster reads the response records of a gold set and returns the
+// first page of each true cluster, in file order, skipping pages whose
+// source article or URI (without its query) is in seen (the two gold sets
+// share articles and hold captures of one URI in different clusters) and
+// adding those of the pages it returns.
+func onePerCluster(warcPath, truthPath string, seen map[string]bool) ([]sourcePage, error) {
+	t, err := LoadTruth(truthPath)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(warcPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	clusters := map[string]bool{}
+	var out []sourcePage
+	err = warc.ReadFile(f, warcPath, warc.Options{}, func(r warc.Record) error {
+		if r.Skip != "" {
+			return nil
+		}
+		i, ok := t.Lookup(r.RecordID, r.TargetURI)
+		if !ok || clusters[t.Records[i].Cluster] {
+			return nil
+		}
+		clusters[t.Records[i].Cluster] = true
+		uri, _, _ := strings.Cut(r.TargetURI, "?")
+		src := "source " + t.Records[i].SourceArticle
+		if seen[uri] || (t.Records[i].SourceArticle != "" && seen[src]) {
+			return nil
+		}
+		seen[uri], seen[src] = true, true
+		out = append(out, sourcePage{uri: r.TargetURI, cluster: t.Records[i].Cluster, charset: r.Charset, payload: r.Payload})
+		return nil
+	})
+	return out, err
+}
+
+// wordSlots returns the [start, end) byte ranges of the words of at least 5
+// ASCII letters that follow " the " in the page's text (outside tags, after
+// <body), candidates for a one-word edit that changes a spot signature.
+func wordSlots(html []byte) [][2]int {
+	start := bytes.Index(bytes.ToLower(html), []byte("<body"))
+	if start < 0 {
+		start = 0
+	}
+	var slots [][2]int
+	inTag := false
+	for i := start; i < len(html); i++ {
+		switch c := html[i]; {
+		case c == '<':
+			inTag = true
+		case c == '>':
+			inTag = false
+		case !inTag && bytes.HasPrefix(html[i:], []byte(" the ")):
+			j := i + 5
+			k := j
+			for k < len(html) && (html[k]|0x20) >= 'a' && (html[k]|0x20) <= 'z' {
+				k++
+			}
+			if k-j >= 5 {
+				slots = append(slots, [2]int{j, k})
+			}
+		}
+	}
+	return slots
+}
+
+// skewWriter writes WARC/1.1 response records, one gzip member each, and
+// their truth lines; it keeps the first error.
+type skewWriter struct {
+	w     io.Writer
+	truth *json.Encoder
+	date  time.Time
+	n     int
+	err   error
+}
+
+func (s *skewWriter) record(uri, cluster, charset string, payload []byte) {
+	if s.err != nil {
+		return
+	}
+	s.n++
+	sum := sha1.Sum(fmt.Appendf(nil, "ndd-beam skewed crawl %d %s", s.n, uri))
+	id := fmt.Sprintf("urn:uuid:%x-%x-%x-%x-%x", sum[0:4], sum[4:6], sum[6:8], sum[8:10], sum[10:16])
+	ct := "text/html"
+	if charset != "" {
+		ct += "; charset=" + charset
+	}
+	http := fmt.Appendf(nil, "HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n", ct, len(payload))
+	http = append(http, payload...)
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	fmt.Fprintf(zw, "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <%s>\r\nWARC-Date: %s\r\nWARC-Target-URI: %s\r\n"+
+		"Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n",
+		id, s.date.Add(time.Duration(s.n)*time.Second).Format(time.RFC3339), uri, len(http))
+	zw.Write(http)
+	zw.Write([]byte("\r\n\r\n"))
+	if err := zw.Close(); err != nil {
+		s.err = err
+		return
+	}
+	if _, err := s.w.Write(buf.Bytes()); err != nil {
+		s.err = err
+		return
+	}
+	s.err = s.truth.Encode(TruthRecord{RecordID: id, URI: uri, Cluster: cluster})
+}
+
+var errNoSources = errors.New("skewed crawl: no source gold sets")

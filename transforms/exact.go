@@ -1,0 +1,96 @@
+package transforms
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/warc"
+)
+
+func init() {
+	beam.RegisterType(reflect.TypeOf((*ExactCopy)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*warc.Ref)(nil)).Elem())
+	register.DoFn3x0[Doc, func(string, Doc), func(string, warc.Ref)](&exactKeyFn{})
+	register.Function2x1[warc.Ref, warc.Ref, warc.Ref](dedup.FirstRef)
+	register.DoFn6x1[context.Context, string, func(*Doc) bool, func(*warc.Ref) bool, func(Doc), func(ExactCopy), error](&collapseFn{})
+	register.Emitter2[string, warc.Ref]()
+	register.Emitter1[ExactCopy]()
+	register.Iter1[warc.Ref]()
+	register.Function1x1[ExactCopy, PairRecord](exactPairRecord)
+	register.Function1x2[ExactCopy, string, string](copyByMember)
+}
+
+var exactCopies = beam.NewCounter("exact", "copies")
+
+// StatExactCopies is the summary statistic of CollapseExact: documents
+// collapsed into a representative (the pairs lines with "exact": true).
+const StatExactCopies = "exact_copies"
+
+// ExactCopy is a document collapsed into its exact-copy representative
+// (dedup.ExactCopy).
+type ExactCopy = dedup.ExactCopy
+
+// CollapseExact collapses exact copies before partitioning (issue 12): of
+// the documents (Doc, IDF-filtered) with the same vector (dedup.ExactKey),
+// only the representative (the first in warc.Ref order, dedup.FirstRef)
+// goes on to matching; each other one becomes an ExactCopy. The
+// representative is found by a combiner on the 16-byte key, so no worker
+// holds a group; the documents are then joined with it (CoGroupByKey on the
+// key) and streamed. Returns the representatives (Doc) and the copies
+// (ExactCopy); their number is added to st as exact_copies and to the
+// counter exact/copies. The result equals dedup.Collapse's.
+func CollapseExact(s beam.Scope, st *Stats, docs beam.PCollection) (reps, copies beam.PCollection) {
+	s = s.Scope("CollapseExact")
+	keyed, refs := beam.ParDo2(s, &exactKeyFn{}, docs)
+	first := beam.CombinePerKey(s, dedup.FirstRef, refs)
+	reps, copies = beam.ParDo2(s, &collapseFn{}, beam.CoGroupByKey(s, keyed, first))
+	st.Count(s, StatExactCopies, copies)
+	return reps, copies
+}
+
+// exactKeyFn keys a document, and its identity alone, by its exact-copy key.
+type exactKeyFn struct{}
+
+func (*exactKeyFn) ProcessElement(d Doc, doc func(string, Doc), ref func(string, warc.Ref)) {
+	k := dedup.ExactKey(d.Vec)
+	doc(k, d)
+	ref(k, d.Ref)
+}
+
+// collapseFn passes a key's representative on and turns every other
+// document of the key into an ExactCopy.
+type collapseFn struct{}
+
+func (*collapseFn) ProcessElement(ctx context.Context, key string, docs func(*Doc) bool, first func(*warc.Ref) bool, rep func(Doc), exact func(ExactCopy)) error {
+	var r warc.Ref
+	if !first(&r) {
+		return fmt.Errorf("collapse: exact-copy key %x has no representative", key)
+	}
+	var d Doc
+	for docs(&d) {
+		if d.Ref == r {
+			rep(d)
+		} else {
+			exactCopies.Inc(ctx, 1)
+			exact(ExactCopy{Member: d.Ref, Rep: r, Signatures: d.Vec.Len()})
+		}
+		d = Doc{}
+	}
+	return nil
+}
+
+// exactPairRecord is a copy's line of the pairs output.
+func exactPairRecord(c ExactCopy) PairRecord { return c.PairRecord() }
+
+// copyByMember keys a copy's representative by the member's key.
+func copyByMember(c ExactCopy) (string, string) { return c.Member.ID(), c.Rep.ID() }
+
+// ExactPairs returns the pairs lines of the copies (PairRecord, Exact).
+func ExactPairs(s beam.Scope, copies beam.PCollection) beam.PCollection {
+	return beam.ParDo(s.Scope("ExactPairs"), exactPairRecord, copies)
+}
