@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/ndd-beam/ndd-beam/config"
