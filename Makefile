@@ -7,7 +7,7 @@ GOLDSET ?= ../shared/data/goldset
 GOLDSET_ML ?= ../shared/data/goldset-ml
 SHARED  ?= ../shared/data/warc
 
-.PHONY: run test bench worker lint eval fuzz clean template template-metadata report check-decisions
+.PHONY: run test bench bench-go bench-job worker lint eval fuzz clean template template-metadata report check-decisions
 
 ## run: the job on the bundled real WARC files, direct runner, default parameters
 run:
@@ -17,9 +17,18 @@ run:
 test:
 	$(GO) test ./...
 
-## bench: extraction and matching benchmarks (numbers go to docs/benchmarks.md)
-bench:
+## bench: extraction and matching benchmarks, then the job-level ones (numbers go to docs/benchmarks.md)
+bench: bench-go bench-job
+
+## bench-go: the Go benchmarks of extraction and matching
+bench-go:
 	$(GO) test -run='^$$' -bench='$(BENCH)' -benchmem ./spotsig/ ./match/
+
+## bench-job: the job on both gold sets against gunzip and the in-process runner, and on the skewed crawl
+## (JOBS="gold skewed scaled" adds the 16x perturbed gold set; scripts/bench-job.sh)
+JOBS ?= gold skewed
+bench-job:
+	scripts/bench-job.sh $(JOBS)
 
 ## worker: the cross-compiled Linux worker binary for Dataflow/Flink (--worker_binary=bin/ndd-beam-worker)
 worker:

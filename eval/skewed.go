@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"time"
@@ -202,3 +203,73 @@ func (s *skewWriter) record(uri, cluster, charset string, payload []byte) {
 }
 
 var errNoSources = errors.New("skewed crawl: no source gold sets")
+
+// WriteScaledCrawl writes the gold set at warcPath copies times over, as a
+// gzipped WARC/1.1 file (one member per record) to w: every response
+// record of each copy with about perturb of its words (runs of ASCII
+// letters outside tags) replaced by a random word of the same length, at
+// the URI plus "?copy=<k>", with a record ID of its own. It is the
+// "16× perturbed dev gold set" of issue 12: a corpus of real pages whose
+// copies are near-duplicates of each other, so the partitions grow with
+// it. Deterministic (seeded by copy and record). Errors: an unreadable
+// source, write errors.
+func WriteScaledCrawl(w io.Writer, warcPath string, copies int, perturb float64) error {
+	f, err := os.Open(warcPath)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var pages []sourcePage
+	err = warc.ReadFile(f, warcPath, warc.Options{}, func(r warc.Record) error {
+		if r.Skip == "" {
+			pages = append(pages, sourcePage{uri: r.TargetURI, charset: r.Charset, payload: r.Payload})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	gw := &skewWriter{w: w, truth: json.NewEncoder(io.Discard), date: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	for k := range copies {
+		for i, p := range pages {
+			r := rand.New(rand.NewPCG(uint64(k), uint64(i)))
+			sep := "?"
+			if strings.Contains(p.uri, "?") {
+				sep = "&"
+			}
+			gw.record(fmt.Sprintf("%s%scopy=%d", p.uri, sep, k), "", p.charset, perturbWords(p.payload, perturb, r))
+		}
+	}
+	return gw.err
+}
+
+// perturbWords returns a copy of html with each word of ASCII letters
+// outside tags replaced, with probability frac, by random lower-case
+// letters of the same length.
+func perturbWords(html []byte, frac float64, r *rand.Rand) []byte {
+	out := bytes.Clone(html)
+	inTag := false
+	for i := 0; i < len(out); i++ {
+		c := out[i]
+		switch {
+		case c == '<':
+			inTag = true
+		case c == '>':
+			inTag = false
+		case !inTag && (c|0x20) >= 'a' && (c|0x20) <= 'z' && (i == 0 || !isLetter(out[i-1])):
+			j := i
+			for j < len(out) && isLetter(out[j]) {
+				j++
+			}
+			if r.Float64() < frac {
+				for x := i; x < j; x++ {
+					out[x] = byte('a' + r.IntN(26))
+				}
+			}
+			i = j - 1
+		}
+	}
+	return out
+}
+
+func isLetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }

@@ -147,4 +147,10 @@ type CrossGrouping interface {
 	// MatchCross returns the pairs with one document in a and one in b;
 	// index i < len(a) is a[i], len(a)+j is b[j].
 	MatchCross(a, b []spotsig.Vector) []Pair
+	// MatchGroupEach and MatchCrossEach are MatchGroup and MatchCross with
+	// the pairs handed to emit in batches as they are found, unsorted, on
+	// the caller's goroutine (see the package's MatchGroupEach): memory
+	// does not grow with the number of pairs.
+	MatchGroupEach(home, guests []spotsig.Vector, emit func([]Pair))
+	MatchCrossEach(a, b []spotsig.Vector, emit func([]Pair))
 }

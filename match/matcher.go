@@ -171,9 +171,18 @@ func (m *Matcher) Match(docs []spotsig.Vector) []Pair {
 // longer than the home documents (the partitions make them so, but the
 // result is exact either way). Uses all cores.
 func MatchGroup(home, guests []spotsig.Vector, tau float64) []Pair {
+	return collect(func(emit func([]Pair)) { MatchGroupEach(home, guests, tau, emit) })
+}
+
+// MatchGroupEach is MatchGroup with the pairs handed to emit in batches as
+// the workers find them, unsorted, instead of returned: memory holds the
+// group's inverted index and a few thousand pairs per worker, whatever the
+// number of pairs. emit is called on the caller's goroutine, never
+// concurrently, and must not keep the slice.
+func MatchGroupEach(home, guests []spotsig.Vector, tau float64, emit func([]Pair)) {
 	t := effectiveTau(tau)
 	if t > 1 {
-		return nil
+		return
 	}
 	docs := make([]spotsig.Vector, 0, len(home)+len(guests))
 	docs = append(docs, home...)
@@ -190,7 +199,15 @@ func MatchGroup(home, guests []spotsig.Vector, tau float64) []Pair {
 			g.guests = append(g.guests, int32(i))
 		}
 	}
-	return NewMatcher(t).run(docs, lens, []groupSpec{g}, t)
+	NewMatcher(t).runEach(docs, lens, []groupSpec{g}, t, emit)
+}
+
+// collect gathers the batches of an Each function, sorted by (A, B).
+func collect(each func(emit func([]Pair))) []Pair {
+	var out []Pair
+	each(func(ps []Pair) { out = append(out, ps...) })
+	sortPairs(out)
+	return out
 }
 
 // MatchCross runs Algorithm 1 (§4.3) over the union of a and b and
@@ -202,9 +219,15 @@ func MatchGroup(home, guests []spotsig.Vector, tau float64) []Pair {
 // and pruning are MatchGroup's, only home–home and guest–guest candidates
 // are passed over. Uses all cores.
 func MatchCross(a, b []spotsig.Vector, tau float64) []Pair {
+	return collect(func(emit func([]Pair)) { MatchCrossEach(a, b, tau, emit) })
+}
+
+// MatchCrossEach is MatchCross with the pairs handed to emit in batches, as
+// MatchGroupEach does.
+func MatchCrossEach(a, b []spotsig.Vector, tau float64, emit func([]Pair)) {
 	t := effectiveTau(tau)
 	if t > 1 {
-		return nil
+		return
 	}
 	docs := make([]spotsig.Vector, 0, len(a)+len(b))
 	docs = append(docs, a...)
@@ -222,9 +245,9 @@ func MatchCross(a, b []spotsig.Vector, tau float64) []Pair {
 		}
 	}
 	if len(g.guests) == 0 {
-		return nil
+		return
 	}
-	return NewMatcher(t).run(docs, lens, []groupSpec{g}, t)
+	NewMatcher(t).runEach(docs, lens, []groupSpec{g}, t, emit)
 }
 
 // scratch is a worker's per-query state: checked_i as generation stamps and
@@ -363,10 +386,22 @@ func maxDelta(L int, tau float64) int {
 	return d
 }
 
-// run builds and matches all groups on m.workers goroutines. Groups are
-// taken largest first; a worker that finds no group left to build helps
-// matching the queries of groups already built, in chunks.
+// run builds and matches all groups (runEach) and returns the pairs
+// sorted by (A, B).
 func (m *Matcher) run(docs []spotsig.Vector, lens []int, specs []groupSpec, tau float64) []Pair {
+	return collect(func(emit func([]Pair)) { m.runEach(docs, lens, specs, tau, emit) })
+}
+
+// flushPairs is the number of pairs a worker gathers before handing them to
+// runEach's caller.
+const flushPairs = 4096
+
+// runEach builds and matches all groups on m.workers goroutines. Groups are
+// taken largest first; a worker that finds no group left to build helps
+// matching the queries of groups already built, in chunks. Each worker
+// hands its pairs to emit, on the caller's goroutine, in batches of about
+// flushPairs.
+func (m *Matcher) runEach(docs []spotsig.Vector, lens []int, specs []groupSpec, tau float64, emit func([]Pair)) {
 	order := make([]int, 0, len(specs))
 	for i, s := range specs {
 		if len(s.home) > 0 && s.size() > 1 {
@@ -417,9 +452,9 @@ func (m *Matcher) run(docs []spotsig.Vector, lens []int, specs []groupSpec, tau 
 			cond.Wait()
 		}
 	}
-	results := make([][]Pair, m.workers)
+	batches := make(chan []Pair, m.workers)
 	var wg sync.WaitGroup
-	for w := range m.workers {
+	for range m.workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -443,17 +478,23 @@ func (m *Matcher) run(docs []spotsig.Vector, lens []int, specs []groupSpec, tau 
 				for q := lo; q < hi; q++ {
 					a.g.query(q, &s)
 				}
+				if len(s.pairs) >= flushPairs {
+					batches <- s.pairs
+					s.pairs = nil
+				}
 			}
-			results[w] = s.pairs
+			if len(s.pairs) > 0 {
+				batches <- s.pairs
+			}
 		}()
 	}
-	wg.Wait()
-	var out []Pair
-	for _, r := range results {
-		out = append(out, r...)
+	go func() {
+		wg.Wait()
+		close(batches)
+	}()
+	for b := range batches {
+		emit(b)
 	}
-	sortPairs(out)
-	return out
 }
 
 // sortPairs orders pairs by (A, B).

@@ -230,6 +230,16 @@ func (g Partitioned) Repeats() bool { return false }
 // MatchCross).
 func (g Partitioned) MatchCross(a, b []spotsig.Vector) []Pair { return MatchCross(a, b, g.Tau) }
 
+// MatchGroupEach streams MatchGroup's pairs (see MatchGroupEach).
+func (g Partitioned) MatchGroupEach(home, guests []spotsig.Vector, emit func([]Pair)) {
+	MatchGroupEach(home, guests, g.Tau, emit)
+}
+
+// MatchCrossEach streams MatchCross's pairs (see MatchCrossEach).
+func (g Partitioned) MatchCrossEach(a, b []spotsig.Vector, emit func([]Pair)) {
+	MatchCrossEach(a, b, g.Tau, emit)
+}
+
 // BruteForceGrouping puts every document into one group and compares all
 // pairs there (BruteForce): the reference method of the Beam job's
 // --matcher=bruteforce. Quadratic; for small corpora and checks only.

@@ -16,7 +16,7 @@ import (
 
 // stageNamespaces are the metric namespaces: one per stage of the job, as
 // listed in docs/deploy.md ("Metrics").
-var stageNamespaces = map[string]bool{"read": true, "extract": true, "shared": true, "idf": true, "group": true, "match": true, "decide": true, "write": true, "summary": true}
+var stageNamespaces = map[string]bool{"read": true, "extract": true, "shared": true, "idf": true, "exact": true, "group": true, "match": true, "decide": true, "write": true, "summary": true}
 
 // counters runs the job for cfg on runner and returns its counters as
 // "namespace/name" -> committed value (attempted where the runner reports no
@@ -61,7 +61,7 @@ func TestCountersNamedAndEqualSummary(t *testing.T) {
 		"read/records":          int64(sum.Records),
 		"read/files":            int64(len(sum.Files)),
 		"idf/documents":         int64(sum.Documents),
-		"match/pairs":           int64(sum.Pairs),
+		"match/pairs":           int64(sum.Pairs - sum.ExactCopies),
 		"write/pairs_lines":     int64(sum.Pairs),
 		"write/rejects_lines":   int64(sum.SkippedTotal()),
 		"decide/kept":           int64(sum.Kept),
@@ -74,6 +74,9 @@ func TestCountersNamedAndEqualSummary(t *testing.T) {
 		clusters += n
 	}
 	want["write/clusters_lines"] = int64(clusters)
+	if sum.ExactCopies > 0 {
+		want["exact/copies"] = int64(sum.ExactCopies)
+	}
 	for reason, n := range sum.Skipped {
 		found := false
 		for _, ns := range []string{"read", "extract", "idf"} {

@@ -328,18 +328,28 @@ func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, docs fun
 	for i := range all {
 		vecs[i] = all[i].Vec
 	}
-	var pairs []match.Pair
-	if strings.Contains(key, "/"+taskCross+"/") {
-		pairs = fn.grouping.MatchCross(vecs[:len(a)], vecs[len(a):])
-	} else {
-		pairs = fn.grouping.MatchGroup(vecs[:len(a)], vecs[len(a):])
-	}
-	for _, p := range pairs {
-		if p.A < 0 || p.B >= len(all) || p.A >= p.B {
-			return fmt.Errorf("task %s: matcher returned pair (%d, %d) outside [0, %d)", key, p.A, p.B, len(all))
+	var bad error
+	emitPairs := func(ps []match.Pair) {
+		for _, p := range ps {
+			if p.A < 0 || p.B >= len(all) || p.A >= p.B {
+				if bad == nil {
+					bad = fmt.Errorf("task %s: matcher returned pair (%d, %d) outside [0, %d)", key, p.A, p.B, len(all))
+				}
+				continue
+			}
+			matchPairs.Inc(ctx, 1)
+			emit(NewPairRecord(all[p.A], all[p.B], p.Jaccard))
 		}
-		matchPairs.Inc(ctx, 1)
-		emit(NewPairRecord(all[p.A], all[p.B], p.Jaccard))
+	}
+	// Pairs stream out of the matcher in batches: a task's memory is its
+	// documents and index, not its pairs.
+	if strings.Contains(key, "/"+taskCross+"/") {
+		fn.grouping.MatchCrossEach(vecs[:len(a)], vecs[len(a):], emitPairs)
+	} else {
+		fn.grouping.MatchGroupEach(vecs[:len(a)], vecs[len(a):], emitPairs)
+	}
+	if bad != nil {
+		return bad
 	}
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -89,8 +88,8 @@ func jsonLine(v any) (string, error) {
 // registry (gs://). A line goes to shard fnv64a(line) mod shards,
 // and each shard's lines are sorted bytewise, so the files are byte-identical
 // across runs and runners. Every shard file is written, empty ones too. A
-// shard's lines are held in memory by one worker while it is sorted: raise
-// shards for outputs of many millions of lines. Lines written are counted
+// shard is sorted by one worker in bounded memory (lineSorter: beyond
+// 64 MiB of lines, sorted runs go to temporary files and are merged). Lines written are counted
 // in the counter "write/<prefix>_lines".
 func WriteLines(s beam.Scope, out *Outputs, prefix string, lines beam.PCollection) {
 	s = s.Scope("WriteLines")
@@ -137,27 +136,31 @@ type WriteShardFn struct {
 
 // ProcessElement writes shard i.
 func (fn *WriteShardFn) ProcessElement(ctx context.Context, i int, lines func(*string) bool, written func(string)) error {
-	var all []string
+	sorter := &lineSorter{limit: spillBytes}
+	defer sorter.Close()
 	var l string
 	for lines(&l) {
 		if l != "" {
-			all = append(all, l)
+			if err := sorter.Add(l); err != nil {
+				return err
+			}
 		}
 	}
-	slices.Sort(all)
 	name := ShardName(fn.Prefix, i, fn.Shards)
 	out := &Outputs{Dir: fn.Dir, RunID: fn.RunID}
+	var n int
 	err := writeFile(ctx, out.TempPath(name), func(w *bufio.Writer) error {
-		for _, l := range all {
+		var err error
+		n, err = sorter.Each(func(l string) error {
 			w.WriteString(l)
-			w.WriteByte('\n')
-		}
-		return nil
+			return w.WriteByte('\n')
+		})
+		return err
 	})
 	if err != nil {
 		return err
 	}
-	beam.NewCounter("write", fn.Prefix+"_lines").Inc(ctx, int64(len(all)))
+	beam.NewCounter("write", fn.Prefix+"_lines").Inc(ctx, int64(n))
 	written(name)
 	return nil
 }

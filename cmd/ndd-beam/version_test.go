@@ -54,7 +54,7 @@ func TestCLISummaryRunInfo(t *testing.T) {
 	if r.CPUSeconds == nil || *r.CPUSeconds <= 0 || *r.CPUSeconds > after.Sub(before).Seconds()*float64(2*numCPU()) {
 		t.Errorf("cpu_seconds %v", r.CPUSeconds)
 	}
-	if r.Version != v || r.Revision != rev || r.BeamSDK != core.SdkVersion || r.Runner != "direct" || sum.SchemaVersion != 3 {
+	if r.Version != v || r.Revision != rev || r.BeamSDK != core.SdkVersion || r.Runner != "direct" || sum.SchemaVersion != transforms.SchemaVersion || sum.SchemaVersion < 4 {
 		t.Errorf("run %+v, schema %d", r, sum.SchemaVersion)
 	}
 }

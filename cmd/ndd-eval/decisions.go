@@ -2,16 +2,21 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"text/tabwriter"
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/eval"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
@@ -254,4 +259,121 @@ func writeSkewed(dir string, c eval.SkewedCrawl, sources [][2]string) error {
 		return err
 	}
 	return t.Close()
+}
+
+// runEvalInProcess runs dedup.Run with the default parameters on files, or
+// with --extract-only only its first phase (read and sign every record on
+// all cores), so that the benchmarks can tell extraction's CPU from the
+// rest's.
+func runEvalInProcess(args []string, stdout, stderr io.Writer) int {
+	extractOnly := len(args) > 0 && args[0] == "--extract-only"
+	if extractOnly {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "ndd-eval inprocess: WARC files required")
+		return 2
+	}
+	p := config.DefaultParams()
+	if extractOnly {
+		n, err := extractAll(p, args)
+		if err != nil {
+			fmt.Fprintln(stderr, "ndd-eval inprocess:", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "documents signed %d\n", n)
+		return 0
+	}
+	res, err := dedup.Run(context.Background(), p, args)
+	if err != nil {
+		fmt.Fprintln(stderr, "ndd-eval inprocess:", err)
+		return 1
+	}
+	kept := 0
+	for _, d := range res.Decisions {
+		if d.Keep {
+			kept++
+		}
+	}
+	fmt.Fprintf(stdout, "records %d, documents %d, pairs lines %d, kept %d, dropped %d\n",
+		res.Records, len(res.Docs), len(res.PairRecords()), kept, len(res.Decisions)-kept)
+	return 0
+}
+
+// runEvalScaled writes the scaled gold set of issue 12 (eval.WriteScaledCrawl).
+func runEvalScaled(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ndd-eval scaled", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "directory for scaled.warc.gz (required)")
+	in := fs.String("warc", "../shared/data/goldset/gold.warc.gz", "the gold set's WARC file")
+	copies := fs.Int("copies", 16, "copies of the gold set")
+	perturb := fs.Float64("perturb", 0.05, "share of each copy's words replaced")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *out == "" || fs.NArg() > 0 || *copies < 1 || *perturb < 0 || *perturb > 1 {
+		fmt.Fprintln(stderr, "ndd-eval scaled: --out DIR required, --copies >= 1, --perturb in [0, 1]")
+		return 2
+	}
+	err := func() error {
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			return err
+		}
+		f, err := os.Create(filepath.Join(*out, "scaled.warc.gz"))
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		bw := bufio.NewWriter(f)
+		if err := eval.WriteScaledCrawl(bw, *in, *copies, *perturb); err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		return f.Close()
+	}()
+	if err != nil {
+		fmt.Fprintln(stderr, "ndd-eval scaled:", err)
+		return 1
+	}
+	return 0
+}
+
+// extractAll reads every record of files and signs each candidate
+// (dedup.ReadWARC, dedup.Sign) on all cores, as dedup.Run's first phase
+// does, and returns the number of documents with signatures.
+func extractAll(p config.Params, files []string) (int, error) {
+	signer, err := config.NewSigner(p)
+	if err != nil {
+		return 0, err
+	}
+	policy, err := p.Policy()
+	if err != nil {
+		return 0, err
+	}
+	jobs := make(chan dedup.Candidate, 4*runtime.GOMAXPROCS(0))
+	var signed atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range jobs {
+				if _, _, _, _, ok := dedup.Sign(context.Background(), signer, policy, c); ok {
+					signed.Add(1)
+				}
+			}
+		}()
+	}
+	for _, name := range files {
+		f, err := os.Open(name)
+		dedup.ReadWARC(name, f, err, p.WARCOptions(), func(c dedup.Candidate) { jobs <- c }, func(dedup.Reject) {})
+		if err == nil {
+			f.Close()
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	return int(signed.Load()), nil
 }

@@ -55,6 +55,13 @@ const evalUsage = `usage:
   ndd-eval skewed --out DIR [--soft404 N --copies N --variants N --distinct N]
       write DIR/skewed.warc.gz and DIR/truth.jsonl, the skewed crawl of
       issue 12 built from the two gold sets' pages (--gold, --gold-ml).
+  ndd-eval scaled --out DIR [--warc gold.warc.gz --copies 16 --perturb 0.05]
+      write DIR/scaled.warc.gz: the gold set COPIES times, PERTURB of each
+      copy's words replaced (issue 12's scaled corpus).
+  ndd-eval inprocess [--extract-only] FILE...
+      the whole job in one process (dedup.Run, default parameters) on local
+      WARC files, for the benchmarks: prints records, documents, pairs lines,
+      kept and dropped.
 `
 
 func main() { os.Exit(run(os.Args[1:])) }
@@ -80,6 +87,10 @@ func run(args []string) int {
 			return runEvalHostTemplate(args[1:], os.Stdout, os.Stderr)
 		case "skewed":
 			return runEvalSkewed(args[1:], os.Stderr)
+		case "scaled":
+			return runEvalScaled(args[1:], os.Stderr)
+		case "inprocess":
+			return runEvalInProcess(args[1:], os.Stdout, os.Stderr)
 		}
 	}
 	return runEvalPairs(args, os.Stdout, os.Stderr)

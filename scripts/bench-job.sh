@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# bench-job.sh: the job-level benchmarks of issue 12 (docs/benchmarks.md,
+# "Job cost"), each figure from one run on this machine:
+#   gold    both dev gold sets together: gunzip CPU, the direct job's CPU and
+#           peak RSS, the in-process runner's (ndd-eval inprocess) CPU and RSS
+#   skewed  the skewed crawl (ndd-eval skewed): the direct job's wall time,
+#           peak RSS and pairs, and its decisions scored (every copy group
+#           keeps one page, every distinct article is kept)
+#   scaled  the dev gold set 16 times, 5 % of words perturbed per copy
+#           (ndd-eval scaled): the direct job's CPU, RSS, largest task
+# Usage: scripts/bench-job.sh [gold|skewed|scaled]... (default: gold skewed)
+# Needs ../shared/data; writes under ${BENCH_DIR:-/tmp/ndd-bench}.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+shared=${SHARED:-../shared/data}
+dir=${BENCH_DIR:-/tmp/ndd-bench}
+mkdir -p "$dir"
+go build -o "$dir/ndd-beam" ./cmd/ndd-beam
+go build -o "$dir/ndd-eval" ./cmd/ndd-eval
+
+# measure NAME CMD...: user+sys CPU seconds, peak RSS MB and wall seconds of CMD
+measure() {
+  local name=$1; shift
+  /usr/bin/time -f "%U %S %M %e" -o "$dir/time.$$" "$@" > "$dir/$name.out" 2> "$dir/$name.err" || { cat "$dir/$name.err" >&2; return 1; }
+  awk -v n="$name" '{printf "%-28s %8.2f CPU-s %8.0f MB peak RSS %8.1f s wall\n", n, $1 + $2, $3 / 1024, $4}' "$dir/time.$$"
+}
+
+job() { # job NAME INPUT... : the direct job with default parameters into $dir/out-NAME
+  local name=$1; shift
+  local input; input=$(IFS=,; echo "$*")
+  rm -rf "$dir/out-$name"
+  measure "direct $name" "$dir/ndd-beam" --runner=direct --input="$input" --output="$dir/out-$name/"
+}
+
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(git rev-parse --short HEAD)"
+for what in "${@:-gold skewed}"; do
+  for w in $what; do
+    case $w in
+    gold)
+      gold=("$shared/goldset/gold.warc.gz" "$shared/goldset-ml/gold.warc.gz")
+      measure "gunzip both gold sets" sh -c "gzip -dc ${gold[*]} > /dev/null"
+      job gold "${gold[@]}"
+      measure "in-process both gold sets" "$dir/ndd-eval" inprocess "${gold[@]}"
+      measure "extraction only (in-process)" "$dir/ndd-eval" inprocess --extract-only "${gold[@]}"
+      grep -o '"pairs": *[0-9]*\|"kept": *[0-9]*\|"largest_group": *[0-9]*' "$dir/out-gold/summary.json" | tr '\n' ' '; echo
+      cat "$dir/in-process both gold sets.out"
+      ;;
+    skewed)
+      [ -f "$dir/skewed/skewed.warc.gz" ] || "$dir/ndd-eval" skewed --out "$dir/skewed" --gold "$shared/goldset" --gold-ml "$shared/goldset-ml"
+      job skewed "$dir/skewed/skewed.warc.gz"
+      grep -o '"pairs": *[0-9]*\|"exact_copies": *[0-9]*\|"largest_group": *[0-9]*\|"kept": *[0-9]*' "$dir/out-skewed/summary.json" | tr '\n' ' '; echo
+      ls -l "$dir"/out-skewed/pairs-*.jsonl* | awk '{s += $5} END {print "pairs bytes", s}'
+      "$dir/ndd-eval" decisions --decisions "$dir/out-skewed/decisions*.jsonl" --truth "$dir/skewed/truth.jsonl" | grep -E 'drop (precision|recall)'
+      ;;
+    scaled)
+      [ -f "$dir/scaled/scaled.warc.gz" ] || "$dir/ndd-eval" scaled --out "$dir/scaled" --warc "$shared/goldset/gold.warc.gz" --copies 16 --perturb 0.05
+      job scaled "$dir/scaled/scaled.warc.gz"
+      grep -o '"documents": *[0-9]*\|"pairs": *[0-9]*\|"largest_group": *[0-9]*\|"partitions": *[0-9]*' "$dir/out-scaled/summary.json" | tr '\n' ' '; echo
+      ;;
+    *) echo "bench-job.sh: unknown benchmark $w (gold, skewed, scaled)" >&2; exit 2 ;;
+    esac
+  done
+done
