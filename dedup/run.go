@@ -87,80 +87,32 @@ func Run(ctx context.Context, p config.Params, files []string) (*Result, error) 
 // candidate's payload (the quality harness injects boilerplate with it,
 // eval.Injection).
 func RunEdited(ctx context.Context, p config.Params, files []string, edit func(*Candidate)) (*Result, error) {
-	signer, err := config.NewSigner(p)
-	if err != nil {
-		return nil, err
-	}
 	grouping, err := config.NewGrouping(p)
 	if err != nil {
 		return nil, err
 	}
-	policy, err := p.Policy()
+	slots, err := SignFiles(ctx, p, files, edit)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{Capped: map[string]int{}, Languages: map[string]int{}}
-
-	// Records keep their read order: each gets a slot, filled by a worker.
-	type slot struct {
-		doc    Doc
-		rej    Reject
-		capped []string
-		page   *Page
-		isDoc  bool
-	}
-	var slots []*slot
-	type job struct {
-		c Candidate
-		s *slot
-	}
-	jobs := make(chan job, 4*runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				if edit != nil {
-					edit(&j.c)
-				}
-				j.s.doc, j.s.rej, j.s.capped, j.s.page, j.s.isDoc = Sign(ctx, signer, policy, j.c)
-			}
-		}()
-	}
-	for _, name := range files {
-		f, err := os.Open(name)
-		ReadWARC(name, f, err, p.WARCOptions(), func(c Candidate) {
-			s := &slot{}
-			slots = append(slots, s)
-			jobs <- job{c, s}
-		}, func(r Reject) {
-			slots = append(slots, &slot{rej: r})
-		})
-		if err == nil {
-			f.Close()
-		}
-	}
-	close(jobs)
-	wg.Wait()
-
 	res.Records = len(slots)
 	var docs []Doc
 	for _, s := range slots {
-		if s.page != nil {
-			res.Pages = append(res.Pages, *s.page)
+		if s.Page != nil {
+			res.Pages = append(res.Pages, *s.Page)
 		}
-		if !s.isDoc {
-			res.Rejects = append(res.Rejects, s.rej)
+		if !s.IsDoc {
+			res.Rejects = append(res.Rejects, s.Reject)
 			continue
 		}
-		for _, c := range s.capped {
+		for _, c := range s.Capped {
 			res.Capped[c]++
 		}
-		if s.doc.Lang != "" {
-			res.Languages[s.doc.Lang]++
+		if s.Doc.Lang != "" {
+			res.Languages[s.Doc.Lang]++
 		}
-		docs = append(docs, s.doc)
+		docs = append(docs, s.Doc)
 	}
 	res.SharedBlocks, res.SharedBlockSignatures = DropSharedBlocks(docs, p.SharedBlockPages)
 	vecs := make([]spotsig.Vector, len(docs))
@@ -202,4 +154,67 @@ func RunEdited(ctx context.Context, p config.Params, files []string, edit func(*
 		return nil, err
 	}
 	return res, nil
+}
+
+// Signed is one record after SignFiles: a document (IsDoc) or a Reject, with
+// the caps that applied and, when its payload became text, its Page (the
+// results of Sign, or the reader's Reject).
+type Signed struct {
+	Doc    Doc
+	Reject Reject
+	Capped []string
+	Page   *Page
+	IsDoc  bool
+}
+
+// SignFiles is Run's first phase: every record of the local files, in file
+// and record order, read by ReadWARC and, for candidates, signed by Sign on
+// all cores with the signer and keep policy of p (edit, when non-nil, first
+// changes each candidate; it is called from several goroutines at once).
+// Errors: only a bad configuration.
+func SignFiles(ctx context.Context, p config.Params, files []string, edit func(*Candidate)) ([]*Signed, error) {
+	signer, err := config.NewSigner(p)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := p.Policy()
+	if err != nil {
+		return nil, err
+	}
+	// Records keep their read order: each gets a slot, filled by a worker.
+	var slots []*Signed
+	type job struct {
+		c Candidate
+		s *Signed
+	}
+	jobs := make(chan job, 4*runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				if edit != nil {
+					edit(&j.c)
+				}
+				j.s.Doc, j.s.Reject, j.s.Capped, j.s.Page, j.s.IsDoc = Sign(ctx, signer, policy, j.c)
+			}
+		}()
+	}
+	for _, name := range files {
+		f, err := os.Open(name)
+		ReadWARC(name, f, err, p.WARCOptions(), func(c Candidate) {
+			s := &Signed{}
+			slots = append(slots, s)
+			jobs <- job{c, s}
+		}, func(r Reject) {
+			slots = append(slots, &Signed{Reject: r})
+		})
+		if err == nil {
+			f.Close()
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	return slots, nil
 }

@@ -9,10 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"text/tabwriter"
 
 	"github.com/ndd-beam/ndd-beam/config"
@@ -235,30 +232,28 @@ func writeSkewed(dir string, c eval.SkewedCrawl, sources [][2]string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	w, err := os.Create(filepath.Join(dir, "skewed.warc.gz"))
+	return writeBuffered(filepath.Join(dir, "skewed.warc.gz"), func(w io.Writer) error {
+		return writeBuffered(filepath.Join(dir, "truth.jsonl"), func(t io.Writer) error {
+			return eval.WriteSkewedCrawl(w, t, c, sources)
+		})
+	})
+}
+
+// writeBuffered creates path and writes it through a buffer with fill.
+func writeBuffered(path string, fill func(io.Writer) error) error {
+	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	defer w.Close()
-	t, err := os.Create(filepath.Join(dir, "truth.jsonl"))
-	if err != nil {
-		return err
-	}
-	defer t.Close()
-	bw, bt := bufio.NewWriter(w), bufio.NewWriter(t)
-	if err := eval.WriteSkewedCrawl(bw, bt, c, sources); err != nil {
+	defer f.Close()
+	bw := bufio.NewWriter(f)
+	if err := fill(bw); err != nil {
 		return err
 	}
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	if err := bt.Flush(); err != nil {
-		return err
-	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	return t.Close()
+	return f.Close()
 }
 
 // runEvalInProcess runs dedup.Run with the default parameters on files, or
@@ -276,12 +271,18 @@ func runEvalInProcess(args []string, stdout, stderr io.Writer) int {
 	}
 	p := config.DefaultParams()
 	if extractOnly {
-		n, err := extractAll(p, args)
+		slots, err := dedup.SignFiles(context.Background(), p, args, nil)
 		if err != nil {
 			fmt.Fprintln(stderr, "ndd-eval inprocess:", err)
 			return 1
 		}
-		fmt.Fprintf(stdout, "documents signed %d\n", n)
+		n := 0
+		for _, s := range slots {
+			if s.IsDoc {
+				n++
+			}
+		}
+		fmt.Fprintf(stdout, "records %d, documents signed %d\n", len(slots), n)
 		return 0
 	}
 	res, err := dedup.Run(context.Background(), p, args)
@@ -315,65 +316,15 @@ func runEvalScaled(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ndd-eval scaled: --out DIR required, --copies >= 1, --perturb in [0, 1]")
 		return 2
 	}
-	err := func() error {
-		if err := os.MkdirAll(*out, 0o755); err != nil {
-			return err
-		}
-		f, err := os.Create(filepath.Join(*out, "scaled.warc.gz"))
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		bw := bufio.NewWriter(f)
-		if err := eval.WriteScaledCrawl(bw, *in, *copies, *perturb); err != nil {
-			return err
-		}
-		if err := bw.Flush(); err != nil {
-			return err
-		}
-		return f.Close()
-	}()
+	err := os.MkdirAll(*out, 0o755)
+	if err == nil {
+		err = writeBuffered(filepath.Join(*out, "scaled.warc.gz"), func(w io.Writer) error {
+			return eval.WriteScaledCrawl(w, *in, *copies, *perturb)
+		})
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ndd-eval scaled:", err)
 		return 1
 	}
 	return 0
-}
-
-// extractAll reads every record of files and signs each candidate
-// (dedup.ReadWARC, dedup.Sign) on all cores, as dedup.Run's first phase
-// does, and returns the number of documents with signatures.
-func extractAll(p config.Params, files []string) (int, error) {
-	signer, err := config.NewSigner(p)
-	if err != nil {
-		return 0, err
-	}
-	policy, err := p.Policy()
-	if err != nil {
-		return 0, err
-	}
-	jobs := make(chan dedup.Candidate, 4*runtime.GOMAXPROCS(0))
-	var signed atomic.Int64
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range jobs {
-				if _, _, _, _, ok := dedup.Sign(context.Background(), signer, policy, c); ok {
-					signed.Add(1)
-				}
-			}
-		}()
-	}
-	for _, name := range files {
-		f, err := os.Open(name)
-		dedup.ReadWARC(name, f, err, p.WARCOptions(), func(c dedup.Candidate) { jobs <- c }, func(dedup.Reject) {})
-		if err == nil {
-			f.Close()
-		}
-	}
-	close(jobs)
-	wg.Wait()
-	return int(signed.Load()), nil
 }
