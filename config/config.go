@@ -113,6 +113,9 @@ func DefaultParams() Params {
 		MaxGroupDocs:    DefaultMaxGroupDocs,
 
 		SharedBlockPages: DefaultSharedBlockPages,
+
+		MaxURIBytes:      warc.DefaultMaxURIBytes,
+		MaxRecordIDBytes: warc.DefaultMaxRecordIDBytes,
 	}
 }
 
@@ -183,6 +186,7 @@ func (p *Params) Validate() error {
 	}{
 		{"--max_header_bytes", p.MaxHeaderBytes}, {"--max_record_bytes", p.MaxRecordBytes},
 		{"--max_payload_bytes", p.MaxPayloadBytes}, {"--max_member_bytes", p.MaxMemberBytes},
+		{"--max_uri_bytes", p.MaxURIBytes}, {"--max_record_id_bytes", p.MaxRecordIDBytes},
 		{"--max_input_bytes", int64(p.MaxInputBytes)}, {"--max_text_bytes", int64(p.MaxTextBytes)},
 		{"--max_tokens", int64(p.MaxTokens)}, {"--max_signatures", int64(p.MaxSignatures)},
 	} {
