@@ -74,6 +74,15 @@ func TestCountersNamedAndEqualSummary(t *testing.T) {
 		clusters += n
 	}
 	want["write/clusters_lines"] = int64(clusters)
+	var size int64
+	for _, f := range sum.Files {
+		st, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size += st.Size()
+	}
+	want["read/bytes"] = size
 	for reason, n := range sum.Skipped {
 		found := false
 		for _, ns := range []string{"read", "extract", "idf"} {
