@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
@@ -59,6 +60,21 @@ const (
 	// DefaultShingleK is the shingle length for --method=shingles: 3, the
 	// paper's 3-Shingling competitor (§5.3.1).
 	DefaultShingleK = 3
+	// DefaultProgress prints progress lines when stderr is a terminal (and
+	// the job runs where its counts are seen, see Config.Progress): a
+	// person watching wants them; a log, a pipe or a test wants stderr to
+	// hold only what went wrong, one line per error.
+	DefaultProgress = ProgressAuto
+	// DefaultProgressInterval is the time between two progress lines:
+	// often enough to see a job move, rare enough for a log of a long run.
+	DefaultProgressInterval = 5 * time.Second
+)
+
+// Values of Config.Progress.
+const (
+	ProgressAuto = "auto"  // progress lines iff stderr is a terminal
+	ProgressOn   = "true"  // always (on a local runner)
+	ProgressOff  = "false" // never
 )
 
 // Config is everything the job needs: the stage parameters (embedded, see
@@ -81,6 +97,15 @@ type Config struct {
 	// refuses such a directory otherwise, and refuses it even then when it
 	// holds files the job does not write).
 	Overwrite bool
+	// Progress says whether the command prints a progress line on stderr
+	// every ProgressInterval (records and MB read, MB/s, documents, pairs,
+	// elapsed time): ProgressAuto, ProgressOn or ProgressOff. Lines are
+	// printed only where the job's DoFns run in the launching process (the
+	// direct runner; prism, or a job server with LOOPBACK workers); on other
+	// runners the same figures are Beam counters (docs/deploy.md, Metrics).
+	Progress string
+	// ProgressInterval is the time between progress lines (> 0).
+	ProgressInterval time.Duration
 }
 
 // DefaultParams returns the job's default parameters: τ and the minimum
@@ -113,13 +138,16 @@ func DefaultParams() Params {
 		MaxGroupDocs:    DefaultMaxGroupDocs,
 
 		SharedBlockPages: DefaultSharedBlockPages,
+
+		MaxURIBytes:      warc.DefaultMaxURIBytes,
+		MaxRecordIDBytes: warc.DefaultMaxRecordIDBytes,
 	}
 }
 
-// DefaultConfig returns DefaultParams with DefaultShards and no input or
-// output.
+// DefaultConfig returns DefaultParams with DefaultShards, DefaultProgress,
+// DefaultProgressInterval and no input or output.
 func DefaultConfig() Config {
-	return Config{Params: DefaultParams(), Shards: DefaultShards}
+	return Config{Params: DefaultParams(), Shards: DefaultShards, Progress: DefaultProgress, ProgressInterval: DefaultProgressInterval}
 }
 
 // ErrConfig is wrapped by every configuration error: a bad flag value, an
@@ -153,6 +181,14 @@ func (c *Config) ValidateValues() error {
 	if strings.TrimSpace(c.Output) == "" {
 		return Errorf("--output is required (a directory or gs:// prefix)")
 	}
+	switch c.Progress {
+	case ProgressAuto, ProgressOn, ProgressOff:
+	default:
+		return Errorf("--progress=%q: want %s, %s or %s", c.Progress, ProgressAuto, ProgressOn, ProgressOff)
+	}
+	if c.ProgressInterval <= 0 {
+		return Errorf("--progress_interval=%v: must be > 0", c.ProgressInterval)
+	}
 	return nil
 }
 
@@ -183,6 +219,7 @@ func (p *Params) Validate() error {
 	}{
 		{"--max_header_bytes", p.MaxHeaderBytes}, {"--max_record_bytes", p.MaxRecordBytes},
 		{"--max_payload_bytes", p.MaxPayloadBytes}, {"--max_member_bytes", p.MaxMemberBytes},
+		{"--max_uri_bytes", p.MaxURIBytes}, {"--max_record_id_bytes", p.MaxRecordIDBytes},
 		{"--max_input_bytes", int64(p.MaxInputBytes)}, {"--max_text_bytes", int64(p.MaxTextBytes)},
 		{"--max_tokens", int64(p.MaxTokens)}, {"--max_signatures", int64(p.MaxSignatures)},
 	} {

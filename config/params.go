@@ -74,6 +74,12 @@ type Params struct {
 	MaxRecordBytes int64 `json:"max_record_bytes"`
 	// MaxPayloadBytes caps the decoded HTTP body of one record (warc).
 	MaxPayloadBytes int64 `json:"max_payload_bytes"`
+	// MaxURIBytes caps WARC-Target-URI; a record with a longer one is
+	// rejected "uri-too-long" with its URI cut (warc).
+	MaxURIBytes int64 `json:"max_uri_bytes"`
+	// MaxRecordIDBytes caps WARC-Record-ID; a record with a longer one is
+	// rejected "record-id-too-long" with its ID cut (warc).
+	MaxRecordIDBytes int64 `json:"max_record_id_bytes"`
 	// MaxInputBytes caps the payload bytes parsed per document (spotsig).
 	MaxInputBytes int `json:"max_input_bytes"`
 	// MaxTextBytes caps the text bytes produced per document (spotsig).

@@ -46,6 +46,9 @@ func (p Params) WARCOptions() warc.Options {
 		MaxRecordBytes:  p.MaxRecordBytes,
 		MaxPayloadBytes: p.MaxPayloadBytes,
 		MaxMemberBytes:  p.MaxMemberBytes,
+
+		MaxURIBytes:      p.MaxURIBytes,
+		MaxRecordIDBytes: p.MaxRecordIDBytes,
 	}
 }
 

@@ -26,11 +26,13 @@ const (
 // decisions keep or drop. Rank is its rank under the keep policy
 // (match.Policy.Rank: smaller is kept first, distinct for distinct
 // records); Digest is spotsig.TextDigest of its text ("" for an empty
-// text).
+// text); Capped names the extraction caps that applied to it
+// (config.CapInputBytes, …; nil when none did), reported on its decision.
 type Page struct {
 	warc.Ref
 	Rank   string
 	Digest string
+	Capped []string
 }
 
 // Decision is one line of decisions-*.jsonl: a page kept, or dropped as a
@@ -46,6 +48,9 @@ type Decision struct {
 	KeptByURI string  `json:"kept_by_uri,omitempty"`
 	Jaccard   float64 `json:"jaccard,omitempty"`
 	Method    string  `json:"method"`
+	// Capped names the extraction caps that applied to the page (its text
+	// or signatures were cut there; docs/robustness.md), absent when none.
+	Capped []string `json:"capped,omitempty"`
 }
 
 // Cluster is one line of clusters-*.jsonl: a kept page (its identity) that
@@ -134,7 +139,7 @@ func Decide(pages []Page, docs []Doc, repOf []int, pairs []match.Pair, method st
 	out := make([]Decision, len(pages))
 	keptBy := make([]int, len(pages))
 	set := func(j int, d match.Decision, keeper int, method string) {
-		out[j] = Decision{Ref: pages[j].Ref, Keep: d.Keep, Method: method}
+		out[j] = Decision{Ref: pages[j].Ref, Keep: d.Keep, Method: method, Capped: pages[j].Capped}
 		keptBy[j] = -1
 		if !d.Keep {
 			k := pages[keeper].Ref

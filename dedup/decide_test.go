@@ -2,11 +2,14 @@ package dedup_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ndd-beam/ndd-beam/config"
@@ -168,5 +171,50 @@ func TestRunDecisionsGuarantees(t *testing.T) {
 			}
 			t.Logf("%d pages, %d dropped, %d clusters, %d pairs", pages, dropped, len(res.Clusters), len(res.Pairs))
 		})
+	}
+}
+
+// The caps that applied while a page was signed reach its decision line:
+// a page cut at --max_tokens says "capped": ["tokens"]; an uncut page has
+// no capped field.
+func TestDecisionReportsCaps(t *testing.T) {
+	p := config.DefaultParams()
+	p.MaxTokens = 30
+	signer, err := config.NewSigner(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := p.Policy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "<html><body><p>" + strings.Repeat("the cat sat on the mat and the dog lay by the door of the house. ", 20) + "</p></body></html>"
+	short := "<html><body><p>the cat sat on the mat and the dog lay by the door.</p></body></html>"
+	var pages []dedup.Page
+	var docs []dedup.Doc
+	for i, payload := range []string{text, short} {
+		c := dedup.Candidate{Ref: warc.Ref{File: "f", Offset: int64(i), RecordID: fmt.Sprint("r", i)}, ContentType: "text/html", Payload: []byte(payload)}
+		d, _, _, pg, ok := dedup.Sign(context.Background(), signer, pol, c)
+		if pg == nil {
+			t.Fatalf("candidate %d: no page", i)
+		}
+		pages = append(pages, *pg)
+		if ok {
+			docs = append(docs, d)
+		}
+	}
+	ds, _, err := dedup.Decide(pages, docs, dedup.Collapse(docs), nil, "spotsigs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ds[0].Capped, []string{config.CapTokens}) || ds[1].Capped != nil {
+		t.Fatalf("capped: %q and %q, want [tokens] and none", ds[0].Capped, ds[1].Capped)
+	}
+	line, _ := json.Marshal(ds[0])
+	if !strings.Contains(string(line), `"capped":["tokens"]`) {
+		t.Errorf("decision line %s", line)
+	}
+	if line, _ := json.Marshal(ds[1]); strings.Contains(string(line), "capped") {
+		t.Errorf("uncapped decision line %s", line)
 	}
 }

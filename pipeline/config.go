@@ -132,19 +132,38 @@ func checkInput(ctx context.Context, globs []string) error {
 	return nil
 }
 
-// checkOutput creates a local output directory and creates (O_EXCL, so
-// never through a symlink) and removes a probe file in it; other outputs
-// are only checked for a registered filesystem.
+// checkOutput checks that the job can write to out before any input is
+// read: a local output directory is created, and a probe file
+// (transforms.ProbeFile) created in it (O_EXCL, so never through a symlink)
+// and removed; any other output (gs://, s3://, any scheme registered with
+// Beam's filesystem registry) gets the probe written, closed (which commits
+// it on object stores) and removed through its filesystem. A filesystem
+// that cannot remove files is only checked for being registered, since the
+// probe would be left behind.
 func checkOutput(ctx context.Context, out string) error {
 	fs, err := filesystem.New(ctx, out)
 	if err != nil {
 		return config.Errorf("--output %q: %v", out, err)
 	}
-	fs.Close()
-	if strings.Contains(out, "://") {
-		return nil // no write without credentials at launch; the job reports failures
-	}
+	defer fs.Close()
 	probe := transforms.JoinPath(out, transforms.ProbeFile)
+	if strings.Contains(out, "://") {
+		rm, ok := fs.(filesystem.Remover)
+		if !ok {
+			return nil
+		}
+		w, err := fs.OpenWrite(ctx, probe)
+		if err == nil {
+			err = w.Close()
+			if rerr := rm.Remove(ctx, probe); err == nil {
+				err = rerr
+			}
+		}
+		if err != nil {
+			return config.Errorf("--output %q is not writable: %v", out, err)
+		}
+		return nil
+	}
 	err = os.MkdirAll(out, 0o755)
 	if err == nil {
 		if err = os.Remove(probe); os.IsNotExist(err) {

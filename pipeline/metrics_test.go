@@ -77,6 +77,15 @@ func TestCountersNamedAndEqualSummary(t *testing.T) {
 	if sum.ExactCopies > 0 {
 		want["exact/copies"] = int64(sum.ExactCopies)
 	}
+	var size int64
+	for _, f := range sum.Files {
+		st, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size += st.Size()
+	}
+	want["read/bytes"] = size
 	for reason, n := range sum.Skipped {
 		found := false
 		for _, ns := range []string{"read", "extract", "idf"} {

@@ -310,7 +310,7 @@ func (*exactTextFn) ProcessElement(digest string, pages func(*Page) bool, keeper
 }
 
 func decisionLineFor(p Page, method string) DecisionRecord {
-	return DecisionRecord{Ref: p.Ref, Keep: true, Method: method}
+	return DecisionRecord{Ref: p.Ref, Keep: true, Method: method, Capped: p.Capped}
 }
 
 // pairEnd is one end of a pair on its way to orientation: the other page's

@@ -77,6 +77,7 @@ func (*collapseFn) ProcessElement(ctx context.Context, key string, docs func(*Do
 			rep(d)
 		} else {
 			exactCopies.Inc(ctx, 1)
+			progress.pairs.Add(1) // a line of pairs
 			exact(ExactCopy{Member: d.Ref, Rep: r, Signatures: d.Vec.Len()})
 		}
 		d = Doc{}

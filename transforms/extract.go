@@ -78,6 +78,7 @@ func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, emit func(
 		stat(statLanguagePrefix + d.Lang)
 	}
 	extractDocs.Inc(ctx, 1)
+	progress.documents.Add(1)
 	n := d.Vec.Len()
 	for _, b := range d.Blocks {
 		n += b.Vec.Len()

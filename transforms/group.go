@@ -154,6 +154,7 @@ func (fn *MatchGroupsFn) ProcessElement(ctx context.Context, key uint64, docs fu
 			return fmt.Errorf("group %d: matcher returned pair (%d, %d) outside [0, %d)", key, p.A, p.B, len(all))
 		}
 		matchPairs.Inc(ctx, 1)
+		progress.pairs.Add(1)
 		emit(NewPairRecord(all[p.A], all[p.B], p.Jaccard))
 	}
 	return nil
@@ -338,6 +339,7 @@ func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, docs fun
 				continue
 			}
 			matchPairs.Inc(ctx, 1)
+			progress.pairs.Add(1)
 			emit(NewPairRecord(all[p.A], all[p.B], p.Jaccard))
 		}
 	}

@@ -2,6 +2,7 @@ package transforms
 
 import (
 	"context"
+	"io"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
@@ -35,7 +36,8 @@ var (
 // Reshuffle; gzip decompression is left to warc.ReadFile (member by member),
 // not to fileio. Every record read is counted in "read/records" and exactly
 // one of "read/candidates" or "read/skipped" (plus "read/skipped-<reason>"),
-// and added to st as StatRecords.
+// and added to st as StatRecords; the bytes read from the files are counted
+// in "read/bytes". Records and bytes also go to this process's Progress.
 func ReadWARC(s beam.Scope, st *Stats, globs []string, p config.Params) (candidates, rejects, files beam.PCollection) {
 	s = s.Scope("ReadWARC")
 	matched := make([]beam.PCollection, 0, len(globs))
@@ -65,15 +67,19 @@ type ReadWARCFn struct {
 func (fn *ReadWARCFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emit func(Candidate), reject func(Reject)) error {
 	readFiles.Inc(ctx, 1)
 	rc, err := f.Open(ctx)
+	var in io.Reader
 	if err == nil {
 		defer rc.Close()
+		in = countingReader{ctx: ctx, r: rc}
 	}
-	dedup.ReadWARC(f.Metadata.Path, rc, err, fn.Params.WARCOptions(), func(c Candidate) {
+	dedup.ReadWARC(f.Metadata.Path, in, err, fn.Params.WARCOptions(), func(c Candidate) {
 		readRecords.Inc(ctx, 1)
+		progress.records.Add(1)
 		readCandidates.Inc(ctx, 1)
 		emit(c)
 	}, func(r Reject) {
 		readRecords.Inc(ctx, 1)
+		progress.records.Add(1)
 		countReject(ctx, readSkipped, "read", r.Reason)
 		reject(r)
 	})

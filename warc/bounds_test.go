@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // zeroReader yields n bytes of 'a' without holding them.
@@ -145,4 +147,113 @@ func TestNoRecords(t *testing.T) {
 			t.Errorf("%s: skips %q, want %q", tt.name, got, tt.want)
 		}
 	}
+}
+
+// A record whose Content-Length declares 1 GiB but whose file ends after 10
+// bytes of body is a truncated reject, and reading it allocates about what
+// was read, not what was declared (MaxRecordBytes is raised above the
+// declared size so the body is read, not skipped as record-too-large).
+func TestDeclaredLengthIsNotAllocated(t *testing.T) {
+	const declared = 1 << 30
+	head := fmt.Sprintf("WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:x:liar>\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n", declared)
+	in := []byte(head + "<p>short</p>"[:10])
+	var got []Record
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	err := ReadFile(bytes.NewReader(in), "liar", Options{MaxRecordBytes: 2 << 30}, func(r Record) error { got = append(got, r); return nil })
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Skip != SkipTruncated || got[0].RecordID != "urn:x:liar" || got[0].Payload != nil {
+		t.Fatalf("records = %+v", got)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
+		t.Errorf("allocated %d bytes for a record declaring %d bytes with 10 read", alloc, declared)
+	}
+}
+
+// A body declared and delivered in full is read whole whatever its size
+// relative to the buffer's growth steps.
+func TestGrowingBodyIsWhole(t *testing.T) {
+	for _, n := range []int{1, bodyChunk - 1, bodyChunk, bodyChunk + 1, 5*bodyChunk + 7} {
+		body := bytes.Repeat([]byte("<p>x</p>"), n/8+1)[:n]
+		rec := record("1.1", "resource", "urn:x:grow", []string{"Content-Type: text/html"}, body, 0)
+		var got []Record
+		if err := ReadFile(bytes.NewReader(rec), "grow", Options{}, func(r Record) error { got = append(got, r); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 || got[0].Skip != "" || !bytes.Equal(got[0].Payload, body) {
+			t.Fatalf("%d-byte body: got %d records, first %+v", n, len(got), brief(got[0]))
+		}
+	}
+}
+
+// WARC-Target-URI and WARC-Record-ID over their caps: the record is a
+// reject with reason uri-too-long or record-id-too-long, the field cut to
+// the cap at a UTF-8 boundary, and the records around it are read as
+// usual. 2,000 records with 120 KiB URIs and IDs (480 MiB) are held in far
+// less than that.
+func TestURIAndRecordIDCaps(t *testing.T) {
+	opts := Options{MaxURIBytes: 100, MaxRecordIDBytes: 50}
+	longURI := "http://example.com/" + strings.Repeat("é", 100) // 219 bytes, 2-byte runes
+	longID := "urn:x:" + strings.Repeat("i", 60)
+	fields, block := htmlResponse(200, []string{"Content-Type: text/html"}, []byte(page))
+	var in bytes.Buffer
+	in.Write(record("1.1", "response", "urn:x:ok1", fields, block, 0))
+	in.Write(record("1.1", "response", "urn:x:longuri", []string{"WARC-Target-URI: " + longURI, fields[1]}, block, 0))
+	in.Write(record("1.1", "response", longID, fields, block, 0))
+	in.Write(record("1.1", "warcinfo", "urn:x:info", []string{"WARC-Target-URI: " + longURI}, []byte("software: x\r\n"), 0))
+	in.Write(record("1.1", "response", "urn:x:ok2", fields, block, 0))
+	var got []Record
+	if err := ReadFile(bytes.NewReader(in.Bytes()), "caps", opts, func(r Record) error { got = append(got, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	wantSkips := []string{"", SkipURITooLong, SkipRecordIDTooLong, SkipURITooLong, ""}
+	if len(got) != len(wantSkips) {
+		t.Fatalf("%d records, want %d: %+v", len(got), len(wantSkips), got)
+	}
+	for i, w := range wantSkips {
+		if got[i].Skip != w {
+			t.Errorf("record %d: skip %q, want %q (%s)", i, got[i].Skip, w, got[i].Detail)
+		}
+	}
+	if u := got[1].TargetURI; len(u) > 100 || len(u) < 99 || !utf8.ValidString(u) || !strings.HasPrefix(longURI, u) {
+		t.Errorf("cut URI %q (%d bytes)", u, len(u))
+	}
+	if id := got[2].RecordID; id != longID[:50] {
+		t.Errorf("cut record ID %q", id)
+	}
+	if got[1].Payload != nil || got[4].Skip != "" || string(got[4].Payload) != page {
+		t.Errorf("records around the capped ones: %+v", got)
+	}
+	if !strings.Contains(got[1].Detail, "219 bytes, cap 100") {
+		t.Errorf("detail %q", got[1].Detail)
+	}
+
+	// The case: records whose URI and ID fill the 256 KiB header are held at the
+	// default caps, not whole.
+	const n = 2000
+	huge := strings.Repeat("u", 120<<10) // both fit the 256 KiB header cap
+	var many bytes.Buffer
+	for i := 0; i < n; i++ {
+		many.Write(record("1.1", "response", "urn:x:"+huge, []string{"WARC-Target-URI: http://x/" + huge, fields[1]}, block, 0))
+	}
+	var held []Record
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if err := ReadFile(bytes.NewReader(many.Bytes()), "many", Options{}, func(r Record) error { held = append(held, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if len(held) != n || held[0].Skip != SkipRecordIDTooLong || len(held[0].TargetURI) != DefaultMaxURIBytes || len(held[0].RecordID) != DefaultMaxRecordIDBytes {
+		t.Fatalf("%d records, first skip %q, URI %d bytes, ID %d bytes", len(held), held[0].Skip, len(held[0].TargetURI), len(held[0].RecordID))
+	}
+	if live := int64(after.HeapAlloc) - int64(before.HeapAlloc) - int64(many.Len()); live > 64<<20 {
+		t.Errorf("%d records hold %d bytes beyond their input, want < 64 MiB (uncapped: > 1 GiB)", n, live)
+	}
+	runtime.KeepAlive(held)
 }

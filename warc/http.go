@@ -108,11 +108,9 @@ func (rd *fileReader) readBody(rec *Record, b *blockReader, te, ce string) {
 		rec.Skip, rec.Detail = SkipRecordTooLarge, fmt.Sprintf("body of %d bytes, cap %d", b.n, rd.opts.MaxRecordBytes)
 		return
 	}
-	if int64(cap(rd.bodyBuf)) < b.n {
-		rd.bodyBuf = make([]byte, b.n)
-	}
-	raw := rd.bodyBuf[:b.n]
-	if _, err := io.ReadFull(b, raw); err != nil {
+	raw, err := readGrowing(rd.bodyBuf[:0], b)
+	rd.bodyBuf = raw[:0]
+	if err != nil {
 		return // stream ended; the caller reports it
 	}
 	payload, skip, detail := decodeBody(raw, te, ce, rd.opts.MaxPayloadBytes)
@@ -133,6 +131,30 @@ func (rd *fileReader) readBody(rec *Record, b *blockReader, te, ce string) {
 		payload = bytes.Clone(payload) // raw is reused for the next record
 	}
 	rec.Payload = payload
+}
+
+// bodyChunk is the first allocation of a body buffer and the most it grows
+// by before the bytes already read justify doubling.
+const bodyChunk = 64 << 10
+
+// readGrowing appends the rest of b (b.n bytes) to buf and returns it. The
+// buffer grows with the bytes actually read, by at most doubling and never
+// beyond what b still declares, so a Content-Length far beyond the real
+// body costs no memory. The error is io.ErrUnexpectedEOF (or the stream's)
+// when the stream ends first.
+func readGrowing(buf []byte, b *blockReader) ([]byte, error) {
+	for b.n > 0 {
+		if len(buf) == cap(buf) {
+			grow := min(max(int64(len(buf)), bodyChunk), b.n)
+			buf = slices.Grow(buf, int(grow))
+		}
+		k, err := b.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+k]
+		if err != nil && b.n > 0 {
+			return buf, err
+		}
+	}
+	return buf, nil
 }
 
 // httpHeader holds the HTTP header fields the reader uses.

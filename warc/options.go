@@ -15,6 +15,16 @@ const (
 	// compress a whole file as a single member; it bounds time, not memory,
 	// since members are streamed.
 	DefaultMaxMemberBytes = 4 << 30 // 4 GiB
+	// DefaultMaxURIBytes caps WARC-Target-URI. 8 KiB is the length HTTP
+	// implementations are asked to support at least (RFC 9110 §4.1) and
+	// far above what crawlers keep (Heritrix refuses URIs over 2,083
+	// characters); a URI is carried through every stage and output of the
+	// job, so its length is multiplied by every copy of the record.
+	DefaultMaxURIBytes = 8 << 10 // 8 KiB
+	// DefaultMaxRecordIDBytes caps WARC-Record-ID. IDs are URIs such as
+	// "urn:uuid:…" (45 bytes, WARC 1.1 §5.2); 1 KiB leaves room for any
+	// scheme a writer picks.
+	DefaultMaxRecordIDBytes = 1 << 10 // 1 KiB
 )
 
 // Options bounds what [ReadFile] reads. The zero value means all defaults;
@@ -22,7 +32,10 @@ const (
 //
 // Per-record memory is at most about MaxHeaderBytes + MaxRecordBytes +
 // MaxPayloadBytes plus the decoder windows (brotli ≤ 16 MiB, zstd ≤
-// min(MaxPayloadBytes, 64 MiB)), whatever the input.
+// min(MaxPayloadBytes, 64 MiB)), whatever the input; the body buffer grows
+// with the bytes actually read, not with the declared Content-Length. What
+// a Record carries beyond its payload is bounded by MaxURIBytes and
+// MaxRecordIDBytes.
 type Options struct {
 	// MaxHeaderBytes caps one WARC header block and one HTTP response header
 	// block, each. A longer WARC header makes the record "unreadable"; a
@@ -41,6 +54,14 @@ type Options struct {
 	// .warc.gz. Reading stops there (reason "member-too-large" for the
 	// record in progress) and resumes at the next gzip member header.
 	MaxMemberBytes int64
+	// MaxURIBytes caps WARC-Target-URI. A record with a longer URI is
+	// skipped, reason "uri-too-long", its TargetURI cut to the first
+	// MaxURIBytes bytes (at a UTF-8 boundary) and its block discarded
+	// unread.
+	MaxURIBytes int64
+	// MaxRecordIDBytes caps WARC-Record-ID the same way: reason
+	// "record-id-too-long", RecordID cut to MaxRecordIDBytes bytes.
+	MaxRecordIDBytes int64
 	// MediaTypes lists the payload media types (lower case, no parameters)
 	// of response records that make a document candidate; nil means
 	// DefaultMediaTypes. A response of any other type is skipped as
@@ -79,6 +100,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxMemberBytes <= 0 {
 		o.MaxMemberBytes = DefaultMaxMemberBytes
+	}
+	if o.MaxURIBytes <= 0 {
+		o.MaxURIBytes = DefaultMaxURIBytes
+	}
+	if o.MaxRecordIDBytes <= 0 {
+		o.MaxRecordIDBytes = DefaultMaxRecordIDBytes
 	}
 	if o.MediaTypes == nil {
 		o.MediaTypes = DefaultMediaTypes

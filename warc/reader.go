@@ -11,6 +11,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nlnwa/gowarc"
 )
@@ -256,7 +257,11 @@ func (rd *fileReader) readRecord(member, start int64) {
 		return
 	}
 	b := &blockReader{s: s, n: cl}
-	rd.classify(&rec, b, wf.Get(gowarc.ContentType))
+	if rd.capFields(&rec) {
+		// Not a document whatever its type: its block is discarded unread.
+	} else {
+		rd.classify(&rec, b, wf.Get(gowarc.ContentType))
+	}
 	b.discardRest()
 	if !b.short && !s.skipBlank() && s.src.err == io.ErrUnexpectedEOF {
 		// The file ends right after this record, inside its gzip member
@@ -270,6 +275,36 @@ func (rd *fileReader) readRecord(member, start int64) {
 		s.endAccounted = true
 	}
 	rd.put(rec)
+}
+
+// capFields cuts a TargetURI or RecordID longer than its cap
+// (Options.MaxURIBytes, MaxRecordIDBytes) to the cap, sets the skip reason
+// of the first one cut and reports whether one was.
+func (rd *fileReader) capFields(rec *Record) bool {
+	var skip, detail string
+	if n := len(rec.RecordID); int64(n) > rd.opts.MaxRecordIDBytes {
+		rec.RecordID = cutUTF8(rec.RecordID, rd.opts.MaxRecordIDBytes)
+		skip, detail = SkipRecordIDTooLong, fmt.Sprintf("WARC-Record-ID of %d bytes, cap %d", n, rd.opts.MaxRecordIDBytes)
+	}
+	if n := len(rec.TargetURI); int64(n) > rd.opts.MaxURIBytes {
+		rec.TargetURI = cutUTF8(rec.TargetURI, rd.opts.MaxURIBytes)
+		if skip == "" {
+			skip, detail = SkipURITooLong, fmt.Sprintf("WARC-Target-URI of %d bytes, cap %d", n, rd.opts.MaxURIBytes)
+		}
+	}
+	rec.Skip, rec.Detail = skip, detail
+	return skip != ""
+}
+
+// cutUTF8 returns the longest prefix of s of at most max bytes that does
+// not end inside a UTF-8 sequence, as a fresh string (so the long
+// original is not kept alive by the prefix).
+func cutUTF8(s string, max int64) string {
+	n := int(max)
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strings.Clone(s[:n])
 }
 
 // stripAngles removes the <> that WARC/1.0 requires around record IDs and

@@ -20,10 +20,12 @@ const (
 	SkipEmptyPayload  = "empty-payload"  // zero-byte payload after decoding
 
 	// Caps (see Options).
-	SkipRecordTooLarge  = "record-too-large"  // raw body over MaxRecordBytes; discarded unread
-	SkipPayloadTooLarge = "payload-too-large" // decoded payload over MaxPayloadBytes (bomb)
-	SkipMemberTooLarge  = "member-too-large"  // gzip member decompresses to over MaxMemberBytes (bomb)
-	SkipDecodeError     = "decode-error"      // chunked or Content-Encoding data that cannot be decoded
+	SkipRecordTooLarge  = "record-too-large"   // raw body over MaxRecordBytes; discarded unread
+	SkipPayloadTooLarge = "payload-too-large"  // decoded payload over MaxPayloadBytes (bomb)
+	SkipMemberTooLarge  = "member-too-large"   // gzip member decompresses to over MaxMemberBytes (bomb)
+	SkipDecodeError     = "decode-error"       // chunked or Content-Encoding data that cannot be decoded
+	SkipURITooLong      = "uri-too-long"       // WARC-Target-URI over MaxURIBytes; the URI is cut, the block discarded unread
+	SkipRecordIDTooLong = "record-id-too-long" // WARC-Record-ID over MaxRecordIDBytes; the ID is cut, the block discarded unread
 
 	// Input that is not a readable record.
 	SkipUnreadable = "unreadable" // a stretch that is not a WARC record: garbage, bad header, corrupt gzip
@@ -35,5 +37,6 @@ var Reasons = []string{
 	SkipWarcinfo, SkipRequest, SkipMetadata, SkipRevisit, SkipContinuation, SkipUnknownType,
 	SkipNotHTML, SkipBinaryPayload, SkipHTTPStatus, SkipHTTPMalformed, SkipEmptyPayload,
 	SkipRecordTooLarge, SkipPayloadTooLarge, SkipMemberTooLarge, SkipDecodeError,
+	SkipURITooLong, SkipRecordIDTooLong,
 	SkipUnreadable, SkipTruncated,
 }

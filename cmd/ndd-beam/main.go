@@ -119,6 +119,9 @@ func run(args []string) (status int) {
 	ctx := context.Background()
 	cfg.Input = splitGlobs(*input)
 	cfg.Runner = *runners.Runner
+	if err := checkDataflow(cfg.Runner, cfg.Input, cfg.Output); err != nil {
+		return fail(2, "%v", err)
+	}
 	var err error
 	if dryRun() {
 		err = cfg.ValidateValues()
@@ -140,9 +143,15 @@ func run(args []string) (status int) {
 	if *logLevel == "warn" || *logLevel == "error" {
 		held = holdErrorLogs() // the error line below replaces Beam's error logs
 	}
+	var prog *progressPrinter
+	if !dryRun() && progressWanted(cfg.Progress, cfg.Runner, os.Stderr) {
+		prog = startProgress(os.Stderr, cfg.ProgressInterval)
+	}
 	if err := beamx.Run(ctx, p); err != nil {
+		prog.finish(false)
 		return fail(1, "job failed: %s", jobError(err))
 	}
+	prog.finish(true)
 	if held.held != nil {
 		held.flush()
 	}
@@ -198,6 +207,10 @@ func registerFlags(fs *flag.FlagSet, cfg *config.Config) *string {
 	def("decide_rounds")
 	fs.IntVar(&cfg.Shards, "shards", cfg.Shards, fmt.Sprintf("number of files of each sharded output: pairs, rejects, decisions, clusters (default %d)", cfg.Shards))
 	def("shards")
+	fs.Var(progressFlag{&cfg.Progress}, "progress", fmt.Sprintf("print a line on stderr every --progress_interval on a local run (direct; prism; LOOPBACK workers): records and MB read, MB/s, documents, pairs, elapsed time; true, false or %s: when stderr is a terminal (default %s); other runners show the same figures as Beam counters", config.ProgressAuto, config.DefaultProgress))
+	def("progress")
+	fs.DurationVar(&cfg.ProgressInterval, "progress_interval", cfg.ProgressInterval, fmt.Sprintf("time between two progress lines (default %v)", cfg.ProgressInterval))
+	def("progress_interval")
 	fs.BoolVar(&cfg.Overwrite, "overwrite", cfg.Overwrite, "write into an --output directory that holds an earlier run's files (which are removed first: shards, summary.json, _SUCCESS, temporary files); refused if it holds any other file. Without it such a directory is refused")
 	def("overwrite")
 	fs.Int64Var(&p.MaxHeaderBytes, "max_header_bytes", p.MaxHeaderBytes, fmt.Sprintf("cap on one WARC or HTTP header, bytes (default %d)", p.MaxHeaderBytes))
@@ -208,6 +221,10 @@ func registerFlags(fs *flag.FlagSet, cfg *config.Config) *string {
 	def("max_payload_bytes")
 	fs.Int64Var(&p.MaxMemberBytes, "max_member_bytes", p.MaxMemberBytes, fmt.Sprintf("cap on one decompressed gzip member, bytes (default %d)", p.MaxMemberBytes))
 	def("max_member_bytes")
+	fs.Int64Var(&p.MaxURIBytes, "max_uri_bytes", p.MaxURIBytes, fmt.Sprintf("cap on WARC-Target-URI, bytes; a record with a longer one is skipped uri-too-long, its URI cut to the cap in rejects (default %d)", p.MaxURIBytes))
+	def("max_uri_bytes")
+	fs.Int64Var(&p.MaxRecordIDBytes, "max_record_id_bytes", p.MaxRecordIDBytes, fmt.Sprintf("cap on WARC-Record-ID, bytes; a record with a longer one is skipped record-id-too-long, its ID cut to the cap in rejects (default %d)", p.MaxRecordIDBytes))
+	def("max_record_id_bytes")
 	fs.IntVar(&p.MaxInputBytes, "max_input_bytes", p.MaxInputBytes, fmt.Sprintf("cap on payload bytes parsed into text per document, bytes; the rest is ignored, counted in extract/capped-input-bytes (default %d)", p.MaxInputBytes))
 	def("max_input_bytes")
 	fs.IntVar(&p.MaxTextBytes, "max_text_bytes", p.MaxTextBytes, fmt.Sprintf("cap on text bytes produced per document, bytes; counted in extract/capped-text-bytes (default %d)", p.MaxTextBytes))

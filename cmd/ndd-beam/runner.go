@@ -18,8 +18,10 @@ import (
 // status 2 within seconds instead of a minutes-long worker compile or a
 // silent 2-minute gRPC dial inside Beam (runnerlib.Execute).
 
-// endpointDialTimeout bounds the TCP check of --endpoint.
-const endpointDialTimeout = 5 * time.Second
+// endpointDialTimeout bounds the TCP check of --endpoint: a job server
+// answers a connect on a LAN or loopback in milliseconds, and a user should
+// hear about a wrong endpoint within seconds.
+const endpointDialTimeout = 3 * time.Second
 
 // jobServerRunners are the runners that submit the job to a Beam job server
 // at --endpoint (Beam's universal runner under its names, and the Flink and
@@ -84,6 +86,62 @@ func checkRunner(runner string) error {
 		return fmt.Errorf("--endpoint=%s: no Beam job server answers (%v); start one (docs/deploy.md) or fix --endpoint", ep, err)
 	}
 	c.Close()
+	return nil
+}
+
+// isDataflow reports whether runner is Beam's Dataflow runner.
+func isDataflow(runner string) bool { return runner == "dataflow" || runner == "DataflowRunner" }
+
+// checkDataflow checks what a Dataflow job needs before anything is read or
+// submitted: a project (--project, else $GOOGLE_CLOUD_PROJECT), a region
+// (--region, else $CLOUDSDK_COMPUTE_REGION), --staging_location, and
+// gs:// paths for every input glob (an @list file is the input helper's to
+// check), --output, --staging_location and a given --temp_location: the
+// workers run in Google Cloud and cannot see this machine's files. The
+// error is one line naming the flag; nil for other runners.
+func checkDataflow(runner string, inputs []string, output string) error {
+	if !isDataflow(runner) {
+		return nil
+	}
+	flagValue := func(name string) string {
+		if f := flag.Lookup(name); f != nil {
+			return f.Value.String()
+		}
+		return ""
+	}
+	if flagValue("project") == "" && os.Getenv("GOOGLE_CLOUD_PROJECT") == "" {
+		return fmt.Errorf("--runner=dataflow needs --project=PROJECT_ID (or $GOOGLE_CLOUD_PROJECT)")
+	}
+	if flagValue("region") == "" && os.Getenv("CLOUDSDK_COMPUTE_REGION") == "" {
+		return fmt.Errorf("--runner=dataflow needs --region=REGION, e.g. europe-west1 (or $CLOUDSDK_COMPUTE_REGION)")
+	}
+	gs := func(name, v string) error {
+		if !strings.HasPrefix(v, "gs://") || len(v) <= len("gs://") {
+			return fmt.Errorf("--%s=%s: --runner=dataflow needs a gs:// path (Dataflow workers cannot read or write this machine's files)", name, v)
+		}
+		return nil
+	}
+	if st := flagValue("staging_location"); st == "" {
+		return fmt.Errorf("--runner=dataflow needs --staging_location=gs://BUCKET/staging")
+	} else if err := gs("staging_location", st); err != nil {
+		return err
+	}
+	if tmp := flagValue("temp_location"); tmp != "" {
+		if err := gs("temp_location", tmp); err != nil {
+			return err
+		}
+	}
+	for _, in := range inputs {
+		if strings.HasPrefix(in, "@") {
+			continue
+		}
+		if err := gs("input", in); err != nil {
+			return err
+		}
+	}
+	if output != "" {
+		return gs("output", output)
+	}
 	return nil
 }
 

@@ -44,7 +44,8 @@ func writeTemplateMetadata(w io.Writer) error {
 		Description: "Near-duplicate web pages in WARC files with SpotSigs (Theobald, Siddharth, Paepcke, SIGIR 2008): writes pairs-*.jsonl, rejects-*.jsonl and summary.json under --output.",
 	}
 	for _, name := range jobFlags {
-		if name == printTemplateMetadataFlag || name == "version" {
+		if name == printTemplateMetadataFlag || name == "version" || name == "progress" || name == "progress_interval" {
+			// The launcher's own, not the job's: nothing to set on Dataflow.
 			continue
 		}
 		f := flag.Lookup(name)
