@@ -13,9 +13,9 @@ SHARED  ?= ../shared/data/warc
 run:
 	$(GO) run ./cmd/ndd-beam --runner=direct --input='$(INPUT)' --output=$(OUTPUT) --overwrite
 
-## test: the whole test suite (the command CI runs)
+## test: the whole test suite (the command CI runs); -count=1 because the test cache does not see ../shared/data
 test:
-	$(GO) test ./...
+	$(GO) test -count=1 ./...
 
 ## bench: extraction and matching benchmarks, then the job-level ones (numbers go to docs/benchmarks.md)
 bench: bench-go bench-job

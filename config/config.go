@@ -81,10 +81,16 @@ const (
 // Params) plus where to read and write.
 type Config struct {
 	Params
-	// Input is one or more file globs (local or gs://); each must match at
-	// least one file.
+	// Input is one or more file globs or URLs (local, gs://, s3://,
+	// http(s)://), each of which must match at least one file, or input
+	// lists "@LIST" (see storage.ReadList).
 	Input []string
-	// Output is the output directory (local path or gs:// prefix).
+	// InputPrefix is prepended to the relative entries of input lists
+	// (--input_prefix), e.g. "https://data.commoncrawl.org/" for Common
+	// Crawl's warc.paths.gz; "" leaves them relative to the working
+	// directory.
+	InputPrefix string
+	// Output is the output directory (local path, gs:// or s3:// prefix).
 	Output string
 	// Shards is the number of files each sharded output (pairs, rejects,
 	// decisions, clusters) is split into (>= 1).

@@ -20,6 +20,19 @@ const (
 	// reports per record). It counts as one record at offset -1 (open) or
 	// at the offset reached.
 	ReasonUnreadableFile = "unreadable-file"
+	// ReasonIrregularFile: the input path is not a regular file and is not
+	// opened: a directory, a FIFO, a device (/dev/zero), a socket, a
+	// dangling symbolic link or a symbolic link loop. One record at offset
+	// -1; the detail says which.
+	ReasonIrregularFile = "irregular-file"
+	// ReasonEmptyFile: the input file holds 0 bytes. One record at offset
+	// -1.
+	ReasonEmptyFile = "empty-file"
+	// ReasonDuplicateFile: the input path reaches a file that another input
+	// path reaches too (a symbolic link, a hard link, "./a" and "a", the
+	// same URL spelt twice), which is read once under the other path, named
+	// in the detail. One record at offset -1 for the path not read.
+	ReasonDuplicateFile = "duplicate-file"
 	// ReasonNoSignatures: the document's text yields no signature at all
 	// with the configured scheme (e.g. no antecedent occurs), so it takes
 	// no part in IDF statistics or matching.
@@ -94,7 +107,8 @@ func CheckMinSignatures(d Doc, min int) (Reject, bool) {
 // ReadWARC reads one WARC file with warc.ReadFile under opts and hands each
 // record on as a Candidate or a Reject (Classify). openErr is the error of
 // opening the file (r is then ignored): the file becomes one Reject with
-// ReasonUnreadableFile at offset -1. An I/O error while reading becomes one
+// ReasonUnreadableFile at offset -1. A file of 0 bytes becomes one Reject
+// with ReasonEmptyFile at offset -1. An I/O error while reading becomes one
 // more Reject with ReasonUnreadableFile at the last offset reached. Every
 // record read, and every such failure, reaches exactly one callback.
 func ReadWARC(name string, r io.Reader, openErr error, opts warc.Options, candidate func(Candidate), reject func(Reject)) {
@@ -102,8 +116,9 @@ func ReadWARC(name string, r io.Reader, openErr error, opts warc.Options, candid
 		reject(Reject{Ref: warc.Ref{File: name, Offset: -1}, Reason: ReasonUnreadableFile, Detail: openErr.Error()})
 		return
 	}
+	cr := &countingReader{r: r}
 	last := int64(0)
-	err := warc.ReadFile(r, name, opts, func(rec warc.Record) error {
+	err := warc.ReadFile(cr, name, opts, func(rec warc.Record) error {
 		last = rec.Offset
 		if c, rej, ok := Classify(rec); ok {
 			candidate(c)
@@ -112,10 +127,25 @@ func ReadWARC(name string, r io.Reader, openErr error, opts warc.Options, candid
 		}
 		return nil
 	})
-	if err != nil {
+	switch {
+	case err != nil:
 		reject(Reject{Ref: warc.Ref{File: name, Offset: last}, Reason: ReasonUnreadableFile,
 			Detail: fmt.Sprintf("reading stopped after offset %d: %v", last, err)})
+	case cr.n == 0:
+		reject(Reject{Ref: warc.Ref{File: name, Offset: -1}, Reason: ReasonEmptyFile, Detail: "the file holds 0 bytes"})
 	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

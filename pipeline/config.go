@@ -9,15 +9,17 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
-	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"   // gs:// inputs and outputs
-	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local paths
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/storage" // registers local, gs://, s3://, http(s)://
 	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
 // Validate is config.Config.ValidateValues plus the checks that need Beam's
-// filesystem registry: each input glob must match at least one file; the
+// filesystem registry: each input glob must match at least one file (an
+// http(s) URL is taken as it is, unfetched) and each input list "@LIST"
+// must be readable and name at least one path (its entries are not looked
+// at: a missing or bad one is a reject at run time); the
 // output directory must not hold files this job writes
 // (transforms.IsJobFile: an earlier run's outputs, _SUCCESS or temporary
 // files) unless c.Overwrite, and then no other files; and it must be
@@ -28,8 +30,11 @@ func Validate(ctx context.Context, c *config.Config) error {
 	if err := c.ValidateValues(); err != nil {
 		return err
 	}
-	if err := checkInput(ctx, c.Input); err != nil {
+	if err := checkInput(ctx, c.Input, c.InputPrefix); err != nil {
 		return err
+	}
+	if storage.IsHTTP(c.Output) {
+		return config.Errorf("--output %q: http(s) is read-only; write to a local directory, gs:// or s3://", c.Output)
 	}
 	if _, err := usedOutput(ctx, c.Output, c.Overwrite); err != nil {
 		return err
@@ -48,7 +53,7 @@ func ClearOutput(ctx context.Context, c *config.Config) error {
 	if err != nil || len(ours) == 0 {
 		return err
 	}
-	fs, err := filesystem.New(ctx, c.Output)
+	fs, err := storage.New(ctx, c.Output)
 	if err != nil {
 		return config.Errorf("--output %q: %v", c.Output, err)
 	}
@@ -70,7 +75,7 @@ func ClearOutput(ctx context.Context, c *config.Config) error {
 // overwrite, and with overwrite to find other files too (all listed). A
 // missing local directory is empty.
 func usedOutput(ctx context.Context, out string, overwrite bool) ([]string, error) {
-	fs, err := filesystem.New(ctx, out)
+	fs, err := storage.New(ctx, out)
 	if err != nil {
 		return nil, config.Errorf("--output %q: %v", out, err)
 	}
@@ -111,12 +116,18 @@ func abbreviate(names []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:show], ", "), len(names)-show)
 }
 
-func checkInput(ctx context.Context, globs []string) error {
+func checkInput(ctx context.Context, globs []string, prefix string) error {
 	for _, g := range globs {
 		if strings.TrimSpace(g) == "" {
 			return config.Errorf("--input has an empty glob")
 		}
-		fs, err := filesystem.New(ctx, g)
+		if list, ok := strings.CutPrefix(g, "@"); ok {
+			if _, err := storage.ReadList(ctx, list, prefix); err != nil {
+				return config.Errorf("--input %q: %v", g, err)
+			}
+			continue
+		}
+		fs, err := storage.New(ctx, g)
 		if err != nil {
 			return config.Errorf("--input %q: %v", g, err)
 		}
@@ -141,7 +152,7 @@ func checkInput(ctx context.Context, globs []string) error {
 // that cannot remove files is only checked for being registered, since the
 // probe would be left behind.
 func checkOutput(ctx context.Context, out string) error {
-	fs, err := filesystem.New(ctx, out)
+	fs, err := storage.New(ctx, out)
 	if err != nil {
 		return config.Errorf("--output %q: %v", out, err)
 	}

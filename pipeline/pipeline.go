@@ -45,7 +45,10 @@ func Build(s beam.Scope, cfg config.Config) error {
 	p := cfg.Params
 	st := &transforms.Stats{}
 
-	candidates, readRejects, files := transforms.ReadWARC(s, st, cfg.Input, p)
+	candidates, readRejects, files, err := transforms.ReadWARC(s, st, cfg.Input, cfg.InputPrefix, p)
+	if err != nil {
+		return err
+	}
 	docs, extractRejects, pages := transforms.Extract(s, st, candidates, p)
 	docs = transforms.DropSharedBlocks(s, st, docs, p)
 	kept, idfRejects := transforms.FilterIDF(s, st, docs, p)

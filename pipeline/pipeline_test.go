@@ -367,7 +367,7 @@ func TestValidateErrors(t *testing.T) {
 		{"no-match glob", func(c *config.Config) { c.Input = []string{filepath.Join(dir, "nothing-*.warc.gz")} }, "matches no file"},
 		{"missing file", func(c *config.Config) { c.Input = []string{filepath.Join(dir, "missing.warc")} }, "matches no file"},
 		{"unwritable output", func(c *config.Config) { c.Output = filepath.Join(file, "out") }, "not writable"},
-		{"unknown scheme", func(c *config.Config) { c.Input = []string{"s3://bucket/x.warc.gz"} }, "not registered"},
+		{"unknown scheme", func(c *config.Config) { c.Input = []string{"hdfs://bucket/x.warc.gz"} }, "not registered"},
 		{"tau zero", func(c *config.Config) { c.Tau = 0 }, "--tau"},
 		{"tau above 1", func(c *config.Config) { c.Tau = 1.5 }, "--tau"},
 		{"idf range inverted", func(c *config.Config) { c.IDFMin, c.IDFMax = 0.9, 0.1 }, "--idf_min"},

@@ -15,6 +15,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/ndd-beam/ndd-beam/storage"
 )
 
 // Output commit (issue 13): every output file is first written under a
@@ -117,7 +119,7 @@ func (fn *commitFn) ProcessElement(ctx context.Context, _ []byte, written func(*
 	if !slices.Equal(got, fn.Want) {
 		return fmt.Errorf("commit: files written %v, want %v", got, fn.Want)
 	}
-	fs, err := filesystem.New(ctx, fn.Dir)
+	fs, err := storage.New(ctx, fn.Dir)
 	if err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}

@@ -109,7 +109,10 @@ func TestReadAndExtractComposites(t *testing.T) {
 
 	pl, s := beam.NewPipelineWithRoot()
 	st := &Stats{}
-	cands, readRejects, files := ReadWARC(s, st, []string{realWARC}, p)
+	cands, readRejects, files, err := ReadWARC(s, st, []string{realWARC}, "", p)
+	if err != nil {
+		t.Fatal(err)
+	}
 	docs, extractRejects, _ := Extract(s, st, cands, p)
 	passert.Count(s, cands, "candidates", candidates)
 	passert.Equals(s, beam.ParDo(s, docSummary, docs), strs(wantDocs)...)

@@ -2,22 +2,30 @@ package transforms
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/filter"
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/storage"
+	"github.com/ndd-beam/ndd-beam/warc"
 )
 
 func init() {
-	register.DoFn4x1[context.Context, fileio.ReadableFile, func(Candidate), func(Reject), error](&ReadWARCFn{})
+	register.DoFn5x1[context.Context, string, func(Candidate), func(Reject), func(string), error](&ReadWARCFn{})
+	register.DoFn3x1[context.Context, string, func(string), error](&expandListFn{})
+	register.DoFn4x1[context.Context, string, func(string, string), func(Reject), error](&locateFn{})
+	register.DoFn5x0[context.Context, string, func(*string) bool, func(string), func(Reject)](&pickPathFn{})
 	register.Emitter1[Candidate]()
 	register.Emitter1[Reject]()
-	register.Function1x1[fileio.FileMetadata, string](filePath)
+	register.Emitter1[string]()
+	register.Emitter2[string, string]()
+	register.Iter1[string]()
 }
 
 var (
@@ -27,52 +35,185 @@ var (
 	readSkipped    = beam.NewCounter("read", "skipped")
 )
 
-// ReadWARC reads every WARC file matched by globs (local paths or gs://, via
-// Beam's filesystem registry) and returns three PCollections: the document
-// candidates (Candidate, one per HTML response record with its payload), the
-// rejects (Reject, one per other WARC record or unreadable stretch, with
-// warc.ReadFile's skip reason) and the paths of the files read (string). A
-// file matched by two globs is read once. Files are spread over workers by a
-// Reshuffle; gzip decompression is left to warc.ReadFile (member by member),
-// not to fileio. Every record read is counted in "read/records" and exactly
-// one of "read/candidates" or "read/skipped" (plus "read/skipped-<reason>"),
-// and added to st as StatRecords; the bytes read from the files are counted
-// in "read/bytes". Records and bytes also go to this process's Progress.
-func ReadWARC(s beam.Scope, st *Stats, globs []string, p config.Params) (candidates, rejects, files beam.PCollection) {
+// ReadWARC reads the WARC files named by inputs and returns three
+// PCollections: the document candidates (Candidate, one per HTML response
+// record with its payload), the rejects (Reject) and the paths of the files
+// read (string: each file opened, once, under the path it was read by).
+//
+// Each input is a path, URL or glob on any filesystem of package storage
+// (local, gs://, s3://, http(s):// URLs, which are never globbed), or
+// "@LIST": an input list (storage.ReadList) whose entries, under prefix
+// when relative, are such paths or globs. A local list is read here, when
+// the job is built (an error makes Build fail), so it need not exist on
+// remote workers; a list elsewhere is read by a worker.
+//
+// Every path is checked before it is opened (storage.Check): one that is
+// not a regular file (directory, FIFO, device, broken symbolic link) is a
+// Reject with dedup.ReasonIrregularFile, one that cannot be stat'ed or a
+// glob that matches nothing one with dedup.ReasonUnreadableFile. Paths that
+// reach the same file (same device and inode, or the same canonical URL)
+// are read once, under one of them (pickPathFn); each other one is a
+// Reject with dedup.ReasonDuplicateFile (the same path given twice is read
+// once without a reject). Files are spread over workers by a Reshuffle and
+// read by ReadWARCFn. Rejects of paths count as one record each, so every
+// record and every path not read is counted in "read/records" and exactly
+// one of "read/candidates" or "read/skipped" (plus
+// "read/skipped-<reason>"), and added to st as StatRecords; the bytes
+// read from the files are counted in "read/bytes". Records and bytes also
+// go to this process's Progress.
+func ReadWARC(s beam.Scope, st *Stats, inputs []string, prefix string, p config.Params) (candidates, rejects, files beam.PCollection, err error) {
 	s = s.Scope("ReadWARC")
-	matched := make([]beam.PCollection, 0, len(globs))
-	for _, g := range globs {
-		matched = append(matched, fileio.MatchFiles(s, g, fileio.MatchEmptyDisallow()))
+	var patterns, lists []string
+	for _, in := range inputs {
+		list, ok := strings.CutPrefix(in, "@")
+		switch {
+		case !ok:
+			patterns = append(patterns, in)
+		case storage.IsLocal(list):
+			entries, err := storage.ReadList(context.Background(), list, prefix)
+			if err != nil {
+				return candidates, rejects, files, err
+			}
+			patterns = append(patterns, entries...)
+		default:
+			lists = append(lists, list)
+		}
 	}
-	metas := filter.Distinct(s, beam.Flatten(s, matched...))
-	readable := fileio.ReadMatches(s, metas, fileio.ReadUncompressed())
-	readable = beam.Reshuffle(s, readable)
-	candidates, rejects = beam.ParDo2(s, &ReadWARCFn{Params: p}, readable)
+	all := []beam.PCollection{}
+	if len(patterns) > 0 {
+		all = append(all, beam.CreateList(s, patterns))
+	}
+	if len(lists) > 0 {
+		all = append(all, beam.ParDo(s, &expandListFn{Prefix: prefix}, beam.CreateList(s, lists)))
+	}
+	if len(all) == 0 {
+		return candidates, rejects, files, fmt.Errorf("ReadWARC: no input")
+	}
+	located, pathRejects := beam.ParDo2(s, &locateFn{}, beam.Reshuffle(s, beam.Flatten(s, all...)))
+	unique, dupRejects := beam.ParDo2(s, &pickPathFn{}, beam.GroupByKey(s, located))
+	candidates, readRejects, files := beam.ParDo3(s, &ReadWARCFn{Params: p}, beam.Reshuffle(s, unique))
+	rejects = beam.Flatten(s, pathRejects, dupRejects, readRejects)
 	st.Count(s, StatRecords, candidates)
 	st.Count(s, StatRecords, rejects)
-	return candidates, rejects, beam.ParDo(s, filePath, metas)
+	return candidates, rejects, files, nil
 }
 
-func filePath(m fileio.FileMetadata) string { return m.Path }
+// expandListFn reads an input list (storage.ReadList) and emits its
+// entries. A list that cannot be read fails the bundle: its files are
+// unknown, so they cannot be reported one by one.
+type expandListFn struct {
+	Prefix string
+}
+
+func (fn *expandListFn) ProcessElement(ctx context.Context, list string, emit func(string)) error {
+	entries, err := storage.ReadList(ctx, list, fn.Prefix)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		emit(e)
+	}
+	return nil
+}
+
+// locateFn expands a glob (storage.HasGlob) into the paths it matches and
+// checks each path (storage.Check): a path to read is emitted keyed by the
+// identity of its file; any other path, a glob that matches nothing and a
+// glob that cannot be listed become Rejects at offset -1.
+type locateFn struct{}
+
+func (fn *locateFn) ProcessElement(ctx context.Context, pattern string, emit func(string, string), reject func(Reject)) error {
+	paths := []string{pattern}
+	if storage.HasGlob(pattern) {
+		var err error
+		if paths, err = list(ctx, pattern); err != nil || len(paths) == 0 {
+			detail := "the glob matches no file"
+			if err != nil {
+				detail = "listing the glob: " + err.Error()
+			}
+			rejectPath(ctx, reject, pattern, dedup.ReasonUnreadableFile, detail)
+			return nil
+		}
+	}
+	for _, p := range paths {
+		c := storage.Check(p)
+		if c.Reason != "" {
+			rejectPath(ctx, reject, p, c.Reason, c.Detail)
+			continue
+		}
+		emit(c.ID, p)
+	}
+	return nil
+}
+
+// rejectPath rejects input path p at offset -1 and counts it as a record
+// read and skipped.
+func rejectPath(ctx context.Context, reject func(Reject), p, reason, detail string) {
+	readRecords.Inc(ctx, 1)
+	countReject(ctx, readSkipped, "read", reason)
+	reject(Reject{Ref: warc.Ref{File: p, Offset: -1}, Reason: reason, Detail: detail})
+}
+
+// list lists a glob on its filesystem.
+func list(ctx context.Context, glob string) ([]string, error) {
+	fs, err := storage.New(ctx, glob)
+	if err != nil {
+		return nil, err
+	}
+	defer fs.Close()
+	return fs.List(ctx, glob)
+}
+
+// pickPathFn keeps one path of the paths that reach one file: the bytewise
+// smallest clean one (storage.IsClean: "a" before "./a"), else the
+// bytewise smallest, so the choice does not depend on input order. Each
+// other distinct path is a Reject with dedup.ReasonDuplicateFile naming the
+// path read.
+type pickPathFn struct{}
+
+func (fn *pickPathFn) ProcessElement(ctx context.Context, _ string, paths func(*string) bool, read func(string), reject func(Reject)) {
+	var all []string
+	var p string
+	for paths(&p) {
+		all = append(all, p)
+	}
+	slices.SortFunc(all, func(a, b string) int {
+		if ca, cb := storage.IsClean(a), storage.IsClean(b); ca != cb {
+			if ca {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	all = slices.Compact(all)
+	read(all[0])
+	for _, dup := range all[1:] {
+		rejectPath(ctx, reject, dup, dedup.ReasonDuplicateFile, fmt.Sprintf("the same file as %s, which is read instead", all[0]))
+	}
+}
 
 // ReadWARCFn reads one WARC file with warc.ReadFile under the caps in Params
-// and emits a Candidate for each record warc.ReadFile did not skip and a
-// Reject for each one it did. It never fails the bundle for bad input: an
-// unreadable file becomes a Reject with ReasonUnreadableFile.
+// and emits a Candidate for each record warc.ReadFile did not skip, a
+// Reject for each one it did, and the file's path once it opened it. It never fails the bundle for bad input: a
+// file that cannot be opened or read becomes a Reject with
+// dedup.ReasonUnreadableFile, an empty one a Reject with
+// dedup.ReasonEmptyFile (dedup.ReadWARC).
 type ReadWARCFn struct {
 	Params config.Params
 }
 
-// ProcessElement reads file f (dedup.ReadWARC).
-func (fn *ReadWARCFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emit func(Candidate), reject func(Reject)) error {
+// ProcessElement reads the file at path (storage.Open, dedup.ReadWARC).
+func (fn *ReadWARCFn) ProcessElement(ctx context.Context, path string, emit func(Candidate), reject func(Reject), opened func(string)) error {
 	readFiles.Inc(ctx, 1)
-	rc, err := f.Open(ctx)
+	rc, err := storage.Open(ctx, path)
 	var in io.Reader
 	if err == nil {
 		defer rc.Close()
+		opened(path)
 		in = countingReader{ctx: ctx, r: rc}
 	}
-	dedup.ReadWARC(f.Metadata.Path, in, err, fn.Params.WARCOptions(), func(c Candidate) {
+	dedup.ReadWARC(path, in, err, fn.Params.WARCOptions(), func(c Candidate) {
 		readRecords.Inc(ctx, 1)
 		progress.records.Add(1)
 		readCandidates.Inc(ctx, 1)

@@ -7,9 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
-	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
-
 	"github.com/ndd-beam/ndd-beam/dedup"
 )
 
@@ -19,8 +16,7 @@ func readAll(t *testing.T, path string) ([]Candidate, []Reject) {
 	var cands []Candidate
 	var rejects []Reject
 	fn := &ReadWARCFn{}
-	err := fn.ProcessElement(context.Background(), fileio.ReadableFile{Metadata: fileio.FileMetadata{Path: path}},
-		func(c Candidate) { cands = append(cands, c) }, func(r Reject) { rejects = append(rejects, r) })
+	err := fn.ProcessElement(context.Background(), path, func(c Candidate) { cands = append(cands, c) }, func(r Reject) { rejects = append(rejects, r) }, func(string) {})
 	if err != nil {
 		t.Fatalf("ProcessElement failed the bundle: %v", err)
 	}
@@ -64,5 +60,48 @@ func TestReadWARCFnRealFile(t *testing.T) {
 	}
 	if html != 22 {
 		t.Errorf("%d HTML candidates, want 22", html)
+	}
+}
+
+// A file of 0 bytes is one reject with dedup.ReasonEmptyFile (it would
+// otherwise give no record at all and vanish from the accounting).
+func TestReadWARCFnEmptyFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "empty.warc.gz")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cands, rejects := readAll(t, path)
+	if len(cands) != 0 || len(rejects) != 1 || rejects[0].Reason != dedup.ReasonEmptyFile || rejects[0].File != path || rejects[0].Offset != -1 {
+		t.Errorf("candidates %v rejects %+v, want one %s reject at offset -1", cands, rejects, dedup.ReasonEmptyFile)
+	}
+}
+
+// The paths that reach one file are read once, under the clean path that
+// sorts first; the others are duplicate-file rejects naming it.
+func TestPickPathFn(t *testing.T) {
+	in := []string{"d/link.warc", "d/./a.warc", "d/a.warc", "d/a.warc", "d/hard.warc"}
+	i := 0
+	var read []string
+	var rejects []Reject
+	(&pickPathFn{}).ProcessElement(context.Background(), "file:1:2", func(p *string) bool {
+		if i == len(in) {
+			return false
+		}
+		*p = in[i]
+		i++
+		return true
+	}, func(p string) { read = append(read, p) }, func(r Reject) { rejects = append(rejects, r) })
+	if len(read) != 1 || read[0] != "d/a.warc" {
+		t.Errorf("read %q, want [d/a.warc]", read)
+	}
+	var got []string
+	for _, r := range rejects {
+		if r.Reason != dedup.ReasonDuplicateFile || !strings.Contains(r.Detail, "d/a.warc") || r.Offset != -1 {
+			t.Errorf("reject %+v", r)
+		}
+		got = append(got, r.File)
+	}
+	if strings.Join(got, " ") != "d/hard.warc d/link.warc d/./a.warc" {
+		t.Errorf("duplicate rejects for %q", got)
 	}
 }

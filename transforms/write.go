@@ -12,8 +12,9 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/ndd-beam/ndd-beam/storage"
 )
 
 func init() {
@@ -184,7 +185,7 @@ func writeFile(ctx context.Context, path string, fill func(*bufio.Writer) error)
 		}
 		wc = f
 	} else {
-		fs, err := filesystem.New(ctx, path)
+		fs, err := storage.New(ctx, path)
 		if err != nil {
 			return fmt.Errorf("writing %s: %w", path, err)
 		}

@@ -31,9 +31,6 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
-	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
-	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
@@ -41,6 +38,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/pipeline"
 	"github.com/ndd-beam/ndd-beam/spotsig"
+	"github.com/ndd-beam/ndd-beam/storage" // registers local, gs://, s3://, http(s)://
 	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
@@ -168,9 +166,11 @@ func run(args []string) (status int) {
 func registerFlags(fs *flag.FlagSet, cfg *config.Config) *string {
 	p := &cfg.Params
 	def := func(name string) { jobFlags = append(jobFlags, name) }
-	input := fs.String("input", "", "comma-separated WARC file globs, local or gs:// (.warc and .warc.gz; required)")
+	input := fs.String("input", "", "comma-separated WARC file globs or URLs: local, gs://, s3://, or http(s):// (one file per URL, never globbed); @LIST (or @LIST.gz) reads the paths from a list file, one a line, # comments and blank lines ignored, the list itself local or on any of these (.warc and .warc.gz; required)")
 	def("input")
-	fs.StringVar(&cfg.Output, "output", "", "output directory or gs:// prefix for pairs-*.jsonl, rejects-*.jsonl, decisions-*.jsonl, clusters-*.jsonl, summary.json (required)")
+	fs.StringVar(&cfg.InputPrefix, "input_prefix", "", "prepended to the relative entries of @LIST input lists, e.g. https://data.commoncrawl.org/ for Common Crawl's warc.paths.gz (default none: relative to the working directory)")
+	def("input_prefix")
+	fs.StringVar(&cfg.Output, "output", "", "output directory, gs:// or s3:// prefix for pairs-*.jsonl, rejects-*.jsonl, decisions-*.jsonl, clusters-*.jsonl, summary.json (required)")
 	def("output")
 	fs.Float64Var(&p.Tau, "tau", p.Tau, fmt.Sprintf("similarity threshold τ in (0,1]: pairs with weighted Jaccard >= tau (default %v, best F1 on the gold set, docs/quality.md; the paper's news set: 0.44, §5.3)", p.Tau))
 	def("tau")
@@ -281,7 +281,7 @@ func printSummary(ctx context.Context, dir string) {
 	path := transforms.JoinPath(dir, transforms.SummaryFile)
 	var sum transforms.Summary
 	err := func() error {
-		fs, err := filesystem.New(ctx, path)
+		fs, err := storage.New(ctx, path)
 		if err != nil {
 			return err
 		}
