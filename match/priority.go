@@ -2,7 +2,6 @@ package match
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"strings"
 	"time"
@@ -79,8 +78,9 @@ type PageInfo struct {
 	Location  string // unique location of the record, e.g. "file@offset+inner"
 }
 
-// Rank returns the page's rank under p: a string of lower-case hex digits
-// whose ascending bytewise order is the priority order (smaller = kept
+// Rank returns the page's rank under p: a byte string (not text: it is
+// compared, never printed) whose ascending bytewise order is the priority
+// order (smaller = kept
 // first), distinct for distinct Locations. A missing or malformed WARC-Date sorts after every
 // valid one, for "earliest" and "latest" alike (a page of unknown capture
 // time never wins on time); pages without a date then tie on it and the
@@ -113,7 +113,7 @@ func (p Policy) Rank(pg PageInfo) string {
 		}
 	}
 	b = appendSized(b, pg.RecordID)
-	return hex.EncodeToString(append(b, pg.Location...))
+	return string(append(b, pg.Location...))
 }
 
 // appendSized appends s after its length (4 bytes, big-endian), so the

@@ -43,7 +43,8 @@ func init() {
 	register.DoFn5x1[string, func(*PageState) bool, func(*roundMsg) bool, func(string, PageState), func(int, residualItem), error](&tailFn{})
 	register.DoFn5x1[context.Context, int, func(*residualItem) bool, func(string, PageState), func(int), error](&residualFn{})
 	register.DoFn4x1[string, func(*PageState) bool, func(*Edge) bool, func(string, Edge), error](&keptNeighboursFn{})
-	register.DoFn6x1[string, func(*Page) bool, func(*Page) bool, func(*PageState) bool, func(*Edge) bool, func(Decided), error](&decideFn{})
+	register.DoFn7x1[string, func(*Page) bool, func(*Page) bool, func(*PageState) bool, func(*Edge) bool, func(Decided), func(string, Decided), error](&decideFn{})
+	register.DoFn4x1[string, func(*Page) bool, func(*Decided) bool, func(Decided), error](&resolveKeeperFn{})
 	register.Iter1[string]()
 	register.DoFn3x0[context.Context, Decided, func(string, int)](&decisionStatFn{})
 	register.DoFn4x0[string, func(*Decided) bool, func(ClusterRecord), func(int)](&clusterFn{})
@@ -95,12 +96,13 @@ type PageState struct {
 }
 
 // Edge is a near-duplicate pair oriented by priority: Hi ranks before Lo
-// (page keys, warc.Ref.ID). It carries what a dropped Lo's decision line
-// and cluster say about Hi.
+// (node keys: the warc.Ref.ID of an exact-copy group's representative),
+// with Hi's rank and the pair's Jaccard. It carries no identity: a dropped
+// node's keeper is looked up once at the end (resolveKeeperFn), so the
+// rounds shuffle about 50 bytes plus a rank per edge.
 type Edge struct {
 	Hi, Lo  string
 	HiRank  string
-	HiRef   warc.Ref
 	Jaccard float64
 }
 
@@ -219,7 +221,8 @@ func Decide(s beam.Scope, st *Stats, pages, docs, copies, pairs beam.PCollection
 
 	// Each dropped page's highest-priority kept neighbour.
 	kept := beam.ParDo(s, &keptNeighboursFn{}, beam.CoGroupByKey(s, finalStates, edges))
-	matched := beam.ParDo(s, &decideFn{Method: method}, beam.CoGroupByKey(s, grouped, signed, finalStates, kept))
+	matched, pending := beam.ParDo2(s, &decideFn{Method: method}, beam.CoGroupByKey(s, grouped, signed, finalStates, kept))
+	matched = beam.Flatten(s, matched, beam.ParDo(s, &resolveKeeperFn{}, beam.CoGroupByKey(s, signed, pending)))
 
 	decisions := beam.Flatten(s, matched, exact, noText)
 	dropped := beam.ParDo(s, dropKey, decisions)
@@ -318,7 +321,7 @@ func decisionLineFor(p Page, method string) DecisionRecord {
 type pairEnd struct {
 	Other   string
 	Jaccard float64
-	Page    Page
+	Rank    string
 }
 
 // pairEnds keys a pair by its first document.
@@ -338,7 +341,7 @@ func (*orientAFn) ProcessElement(key string, pages func(*Page) bool, ends func(*
 		if !have {
 			return fmt.Errorf("decide: pair with %x, which reached no decision", key)
 		}
-		emit(e.Other, pairEnd{Other: key, Jaccard: e.Jaccard, Page: p})
+		emit(e.Other, pairEnd{Other: key, Jaccard: e.Jaccard, Rank: p.Rank})
 	}
 	return nil
 }
@@ -354,14 +357,14 @@ func (*orientBFn) ProcessElement(key string, pages func(*Page) bool, ends func(*
 		if !have {
 			return fmt.Errorf("decide: pair with %x, which reached no decision", key)
 		}
-		hi, lo, hiKey, loKey := e.Page, b, e.Other, key
-		if lo.Rank < hi.Rank {
-			hi, lo, hiKey, loKey = lo, hi, loKey, hiKey
+		hiRank, loRank, hiKey, loKey := e.Rank, b.Rank, e.Other, key
+		if loRank < hiRank {
+			hiRank, loRank, hiKey, loKey = loRank, hiRank, loKey, hiKey
 		}
-		if hi.Rank == lo.Rank {
-			return fmt.Errorf("decide: pages %s and %s have the same rank", hi.Key(), lo.Key())
+		if hiRank == loRank {
+			return fmt.Errorf("decide: pages %x and %x have the same rank", hiKey, loKey)
 		}
-		emit(hiKey, Edge{Hi: hiKey, Lo: loKey, HiRank: hi.Rank, HiRef: hi.Ref, Jaccard: e.Jaccard})
+		emit(hiKey, Edge{Hi: hiKey, Lo: loKey, HiRank: hiRank, Jaccard: e.Jaccard})
 	}
 	return nil
 }
@@ -547,7 +550,7 @@ type decideFn struct {
 	Method string
 }
 
-func (fn *decideFn) ProcessElement(key string, members func(*Page) bool, bests func(*Page) bool, states func(*PageState) bool, kept func(*Edge) bool, emit func(Decided)) error {
+func (fn *decideFn) ProcessElement(key string, members func(*Page) bool, bests func(*Page) bool, states func(*PageState) bool, kept func(*Edge) bool, emit func(Decided), pending func(string, Decided)) error {
 	var b Page
 	var st PageState
 	if !bests(&b) || !states(&st) {
@@ -562,7 +565,6 @@ func (fn *decideFn) ProcessElement(key string, members func(*Page) bool, bests f
 	}
 	switch match.State(st.State) {
 	case match.Keep:
-		keeper = Edge{HiRef: b.Ref, Jaccard: 1}
 	case match.Drop:
 		if keeper.Hi == "" {
 			return fmt.Errorf("decide: page %x dropped without a kept neighbour", key)
@@ -573,12 +575,38 @@ func (fn *decideFn) ProcessElement(key string, members func(*Page) bool, bests f
 	var p Page
 	for members(&p) {
 		d := Decided{Line: decisionLineFor(p, fn.Method)}
-		if p.Ref != b.Ref || match.State(st.State) == match.Drop {
-			d.Line.Keep, d.Line.KeptBy, d.Line.KeptByURI, d.Line.Jaccard = false, keeper.HiRef.RecordID, keeper.HiRef.URI, keeper.Jaccard
-			d.Keeper = keeper.HiRef
+		switch {
+		case match.State(st.State) == match.Drop:
+			// Dropped by the keeper node's best page, found by resolveKeeperFn.
+			d.Line.Keep, d.Line.Jaccard = false, keeper.Jaccard
+			pending(keeper.Hi, d)
+		case p.Ref != b.Ref:
+			d.Line.Keep, d.Line.KeptBy, d.Line.KeptByURI, d.Line.Jaccard = false, b.RecordID, b.URI, 1
+			d.Keeper = b.Ref
+			emit(d)
+		default:
+			emit(d)
 		}
-		emit(d)
 		p = Page{}
+	}
+	return nil
+}
+
+// resolveKeeperFn completes the decisions of the pages dropped by a node
+// with the identity of the node's best page, the page that drops them.
+type resolveKeeperFn struct{}
+
+func (*resolveKeeperFn) ProcessElement(key string, bests func(*Page) bool, dropped func(*Decided) bool, emit func(Decided)) error {
+	var b Page
+	have := bests(&b)
+	var d Decided
+	for dropped(&d) {
+		if !have {
+			return fmt.Errorf("decide: keeper %x has no page", key)
+		}
+		d.Line.KeptBy, d.Line.KeptByURI, d.Keeper = b.RecordID, b.URI, b.Ref
+		emit(d)
+		d = Decided{}
 	}
 	return nil
 }
