@@ -130,9 +130,9 @@ type PairIndex struct {
 	sigs   map[string]int        // location -> |d|
 }
 
-// NewPairIndex indexes the lines ps (each Exact line joins a member to its
-// representative: the line's other end that is not a member of another
-// line; a group is the connected part of its Exact lines).
+// NewPairIndex indexes the lines ps: an exact-copy group is a connected
+// part of the Exact lines, represented by its member first in record order
+// (warc.Ref.Less), as Collapse chooses it.
 func NewPairIndex(ps []PairRecord) *PairIndex {
 	ix := &PairIndex{rep: map[string]warc.Ref{}, groups: map[string][]warc.Ref{},
 		lines: map[[2]string]float64{}, sigs: map[string]int{}}

@@ -173,8 +173,9 @@ func clusterStat(size int) (string, int) { return statClusterPrefix + strconv.It
 // undecided after the rounds (the residual; none on a graph whose priority
 // chains are shorter than about half the rounds) are gathered on one worker
 // and decided by match.ResolveResidual, which gives the same result. A last
-// pair of joins gives each dropped page its highest-priority kept
-// neighbour. Pages without enough signatures are decided by exact text
+// pair of joins gives each dropped node its highest-priority kept
+// neighbour, and one more join names that node's best page as the keeper
+// (edges carry keys and ranks only). Pages without enough signatures are decided by exact text
 // (DecideExactText, one combine and one join on the text digest) or kept
 // (DecideNoText). The result equals dedup.Decide's. Kept and dropped
 // pages, residual pages and cluster sizes are added to st. Cost and worst
