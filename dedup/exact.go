@@ -68,17 +68,18 @@ func FirstRef(a, b warc.Ref) warc.Ref {
 // vectors (ExactKey) form a group, represented by the member first in
 // warc.Ref order.
 func Collapse(docs []Doc) []int {
-	rep := make([]int, len(docs))
+	keys := make([]string, len(docs))
 	first := make(map[string]int, len(docs))
 	for i, d := range docs {
-		k := ExactKey(d.Vec)
-		j, ok := first[k]
+		keys[i] = ExactKey(d.Vec)
+		j, ok := first[keys[i]]
 		if !ok || d.Ref.Less(docs[j].Ref) {
-			first[k] = i
+			first[keys[i]] = i
 		}
 	}
-	for i, d := range docs {
-		rep[i] = first[ExactKey(d.Vec)]
+	rep := make([]int, len(docs))
+	for i, k := range keys {
+		rep[i] = first[k]
 	}
 	return rep
 }
