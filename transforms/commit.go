@@ -75,6 +75,7 @@ type Outputs struct {
 
 	written []beam.PCollection
 	expect  []string
+	spill   int // bytes of lines spillRunsFn holds before writing runs; 0: spillBytes (tests set it small)
 }
 
 // TempPath is the temporary path of the output file name.
@@ -92,7 +93,8 @@ func (o *Outputs) add(written beam.PCollection, names ...string) {
 // Commit adds the step that renames every written file from its temporary
 // to its final name, after all of them are written (they reach it as a side
 // input), checks that they are exactly the files the writers were added
-// for, and then writes SuccessFile. It is idempotent: a retried commit skips the
+// for, removes the sorted runs of WriteLines (and of failed attempts), and
+// then writes SuccessFile. It is idempotent: a retried commit skips the
 // files already renamed.
 func (o *Outputs) Commit(s beam.Scope) {
 	s = s.Scope("Commit")
@@ -128,6 +130,9 @@ func (fn *commitFn) ProcessElement(ctx context.Context, _ []byte, written func(*
 		if err := rename(ctx, fs, o.TempPath(name), JoinPath(fn.Dir, name)); err != nil {
 			return fmt.Errorf("commit: %w", err)
 		}
+	}
+	if err := removeRuns(ctx, fs, o); err != nil {
+		return fmt.Errorf("commit: removing sorted runs: %w", err)
 	}
 	if err := writeFile(ctx, o.TempPath(SuccessFile), func(*bufio.Writer) error { return nil }); err != nil {
 		return fmt.Errorf("commit: %w", err)

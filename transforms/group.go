@@ -24,7 +24,7 @@ func init() {
 	register.Function2x2[uint64, Doc, uint64, GroupSize](docGroupSize)
 	register.Function2x1[uint64, GroupSize, GroupSize](withGroupKey)
 	register.DoFn5x0[context.Context, uint64, Doc, func(*GroupSize) bool, func(string, Doc)](&KeyByTaskFn{})
-	register.DoFn5x1[context.Context, string, func(*Doc) bool, func(PairRecord), func(int), error](&MatchTasksFn{})
+	register.DoFn6x1[context.Context, string, func(*Doc) bool, func(PairRecord), func(int), func(int), error](&MatchTasksFn{})
 	register.Emitter2[string, Doc]()
 	register.Iter1[GroupSize]()
 	register.DoFn3x0[context.Context, Doc, func(uint64, Doc)](&KeyByGroupFn{})
@@ -199,10 +199,10 @@ func matchTasks(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Params
 	s = s.Scope("Tasks")
 	sizes := beam.ParDo(s, withGroupKey, beam.CombinePerKey(s, addGroupSizes, beam.ParDo(s, docGroupSize, keyed)))
 	tasks := beam.ParDo(s, &KeyByTaskFn{MaxDocs: p.MaxGroupDocs}, keyed, beam.SideInput{Input: sizes})
-	pairs, taskSizes := beam.ParDo2(s, &MatchTasksFn{Params: p}, beam.GroupByKey(s, tasks))
+	pairs, taskSizes, taskPairs := beam.ParDo3(s, &MatchTasksFn{Params: p}, beam.GroupByKey(s, tasks))
 	st.Count(s, StatPartitions, sizes)
 	st.Max(s, StatLargestGroup, taskSizes)
-	st.Count(s, StatPairs, pairs)
+	st.Sum(s, StatPairs, taskPairs) // one number per task, not one per pair
 	return pairs
 }
 
@@ -282,7 +282,8 @@ func (fn *KeyByTaskFn) ProcessElement(ctx context.Context, group uint64, d Doc, 
 // MatchTasksFn matches one task of matchTasks: a whole group or a home
 // block (Grouping.MatchGroup), or two blocks (match.CrossGrouping
 // MatchCross), documents sorted by key so every runner gives the matcher
-// the same order.
+// the same order. Besides the pairs it emits the task's number of
+// documents and of pairs.
 type MatchTasksFn struct {
 	Params   config.Params
 	grouping match.CrossGrouping
@@ -303,7 +304,7 @@ func (fn *MatchTasksFn) Setup() error {
 }
 
 // ProcessElement matches one task.
-func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, docs func(*Doc) bool, emit func(PairRecord), size func(int)) error {
+func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, docs func(*Doc) bool, emit func(PairRecord), size, pairCount func(int)) error {
 	var a, b []Doc
 	var d Doc
 	for docs(&d) {
@@ -330,6 +331,7 @@ func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, docs fun
 		vecs[i] = all[i].Vec
 	}
 	var bad error
+	var npairs int
 	emitPairs := func(ps []match.Pair) {
 		for _, p := range ps {
 			if p.A < 0 || p.B >= len(all) || p.A >= p.B {
@@ -340,6 +342,7 @@ func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, docs fun
 			}
 			matchPairs.Inc(ctx, 1)
 			progress.pairs.Add(1)
+			npairs++
 			emit(NewPairRecord(all[p.A], all[p.B], p.Jaccard))
 		}
 	}
@@ -353,5 +356,6 @@ func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, docs fun
 	if bad != nil {
 		return bad
 	}
+	pairCount(npairs)
 	return nil
 }

@@ -3,86 +3,153 @@ package transforms
 import (
 	"bufio"
 	"container/heap"
+	"context"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 )
 
-// spillBytes is how many bytes of lines a shard writer holds in memory
-// before it sorts them and spills them to a temporary file (lineSorter).
+// Sorted shards in bounded memory (issue 12): a shard file is written
+// sorted without any worker, or the direct runner's GroupByKey, holding its
+// lines. spillRunsFn, fused with the stage that makes the lines, gathers
+// them per shard and, past spillBytes (and at the end of each bundle),
+// sorts them and writes each shard's share as a run, a temporary file in
+// the output directory; only the runs' paths are grouped by shard, and
+// WriteShardFn merges a shard's runs into its file. Commit removes the runs.
+// Merging sorted runs gives the same bytes as sorting all lines, so the
+// files do not depend on how the lines were cut into bundles or runs.
+
+// spillBytes is how many bytes of lines spillRunsFn holds (each line
+// counted with 16 bytes of overhead) before it writes them out as runs.
 const spillBytes = 64 << 20
 
-// lineSorter sorts the lines of one output shard in bounded memory: lines
-// are gathered until they exceed spillBytes, then sorted and written as a
-// run to a temporary file under os.TempDir(); Each merges the runs and the
-// lines still in memory (a k-way merge), so a shard of any size is written
-// sorted while at most spillBytes of its lines, plus one line and a 64 KiB
-// buffer per run, are in memory. Lines must not contain '\n'.
-type lineSorter struct {
-	mem    []string
-	size   int
-	runs   []*os.File
-	limit  int
-	closed bool
+// maxMergeRuns is the most runs one merge reads at once (one open file and
+// a 64 KiB buffer each); a shard with more runs is merged in passes.
+const maxMergeRuns = 128
+
+// runPrefix starts the temporary name (Outputs.TempPath) of every run.
+const runPrefix = "run-"
+
+// shardOf is the shard of a line: fnv64a(line) mod shards.
+func shardOf(line string, shards int) int {
+	h := fnv.New64a()
+	h.Write([]byte(line))
+	return int(h.Sum64() % uint64(shards))
 }
 
-// Add adds a line.
-func (s *lineSorter) Add(l string) error {
-	s.mem = append(s.mem, l)
-	s.size += len(l) + 16
-	if s.size < s.limit {
+// spillRunsFn writes the lines of a bundle as sorted runs, one per shard
+// that got lines, whenever it holds Limit bytes (spillBytes when 0) and at
+// the end of the bundle, and emits each run's path keyed by its shard.
+// Empty lines are dropped.
+type spillRunsFn struct {
+	Dir, Prefix string
+	Shards      int
+	RunID       string
+	Limit       int
+
+	mem  [][]string
+	size int
+}
+
+// ProcessElement adds one line.
+func (fn *spillRunsFn) ProcessElement(ctx context.Context, line string, emit func(int, string)) error {
+	if line == "" {
 		return nil
 	}
-	return s.spill()
+	if fn.mem == nil {
+		fn.mem = make([][]string, fn.Shards)
+	}
+	i := shardOf(line, fn.Shards)
+	fn.mem[i] = append(fn.mem[i], line)
+	fn.size += len(line) + 16
+	limit := fn.Limit
+	if limit <= 0 {
+		limit = spillBytes
+	}
+	if fn.size < limit {
+		return nil
+	}
+	return fn.spill(ctx, emit)
 }
 
-func (s *lineSorter) spill() error {
-	slices.Sort(s.mem)
-	f, err := os.CreateTemp("", "ndd-beam-sort-*")
-	if err != nil {
-		return fmt.Errorf("sorting lines: %w", err)
+// FinishBundle writes the lines still held.
+func (fn *spillRunsFn) FinishBundle(ctx context.Context, emit func(int, string)) error {
+	return fn.spill(ctx, emit)
+}
+
+func (fn *spillRunsFn) spill(ctx context.Context, emit func(int, string)) error {
+	out := &Outputs{Dir: fn.Dir, RunID: fn.RunID}
+	for i, lines := range fn.mem {
+		if len(lines) == 0 {
+			continue
+		}
+		slices.Sort(lines)
+		path := out.TempPath(fmt.Sprintf("%s%s-%05d-%s", runPrefix, fn.Prefix, i, NewRunID()))
+		err := writeFile(ctx, path, func(w *bufio.Writer) error {
+			for _, l := range lines {
+				w.WriteString(l)
+				if err := w.WriteByte('\n'); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		emit(i, path)
+		fn.mem[i] = nil
 	}
-	s.runs = append(s.runs, f)
-	w := bufio.NewWriterSize(f, 1<<16)
-	for _, l := range s.mem {
-		w.WriteString(l)
-		w.WriteByte('\n')
-	}
-	if err := w.Flush(); err != nil {
-		return fmt.Errorf("sorting lines: %w", err)
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("sorting lines: %w", err)
-	}
-	s.mem, s.size = s.mem[:0], 0
+	fn.size = 0
 	return nil
 }
 
-// Each calls fn with every line added, in bytewise order, then removes the
-// temporary files. It returns the number of lines.
-func (s *lineSorter) Each(fn func(string) error) (int, error) {
-	defer s.Close()
-	slices.Sort(s.mem)
-	if len(s.runs) == 0 {
-		for _, l := range s.mem {
-			if err := fn(l); err != nil {
-				return 0, err
-			}
+// mergeRuns calls fn with every line of the sorted runs at paths, in
+// bytewise order (duplicates kept), and returns the number of lines. Runs
+// are opened through fs when it is not nil (remote output), locally
+// otherwise. More than maxMergeRuns runs are first merged in groups into
+// new runs at tempPath(); no run is removed here (a retried merge finds
+// them all), Commit removes them.
+func mergeRuns(ctx context.Context, fs filesystem.Interface, paths []string, tempPath func() string, fn func(string) error) (int, error) {
+	for len(paths) > maxMergeRuns {
+		merged := tempPath()
+		err := writeFile(ctx, merged, func(w *bufio.Writer) error {
+			_, err := mergeRuns(ctx, fs, paths[:maxMergeRuns], tempPath, func(l string) error {
+				w.WriteString(l)
+				return w.WriteByte('\n')
+			})
+			return err
+		})
+		if err != nil {
+			return 0, err
 		}
-		return len(s.mem), nil
+		paths = append(paths[maxMergeRuns:], merged)
 	}
 	h := &runHeap{}
-	for _, f := range s.runs {
-		r := &run{rd: bufio.NewReaderSize(f, 1<<16)}
-		if ok, err := r.next(); err != nil {
+	var closers []io.Closer
+	defer func() {
+		for _, c := range closers {
+			c.Close()
+		}
+	}()
+	for _, p := range paths {
+		rc, err := openRun(ctx, fs, p)
+		if err != nil {
 			return 0, err
+		}
+		closers = append(closers, rc)
+		r := &run{rd: bufio.NewReaderSize(rc, 1<<16)}
+		if ok, err := r.next(); err != nil {
+			return 0, fmt.Errorf("reading %s: %w", p, err)
 		} else if ok {
 			heap.Push(h, r)
 		}
-	}
-	if len(s.mem) > 0 {
-		heap.Push(h, &run{mem: s.mem[1:], line: s.mem[0]})
 	}
 	n := 0
 	for h.Len() > 0 {
@@ -104,42 +171,69 @@ func (s *lineSorter) Each(fn func(string) error) (int, error) {
 	return n, nil
 }
 
-// Close removes the temporary files.
-func (s *lineSorter) Close() {
-	if s.closed {
-		return
+// openRun opens a run for reading.
+func openRun(ctx context.Context, fs filesystem.Interface, path string) (io.ReadCloser, error) {
+	if fs == nil {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("reading run: %w", err)
+		}
+		return f, nil
 	}
-	s.closed = true
-	for _, f := range s.runs {
-		f.Close()
-		os.Remove(f.Name())
+	rc, err := fs.OpenRead(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("reading run %s: %w", path, err)
 	}
+	return rc, nil
 }
 
-// run is one sorted run being merged: a spilled file or the lines in memory.
+// removeRuns removes every run of the run ID under dir (Commit).
+func removeRuns(ctx context.Context, fs filesystem.Interface, o *Outputs) error {
+	glob := o.TempPath(runPrefix + "*")
+	if isLocal(glob) {
+		paths, err := filepath.Glob(glob)
+		if err != nil {
+			return err
+		}
+		for _, p := range paths {
+			if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+		}
+		return nil
+	}
+	rm, ok := fs.(filesystem.Remover)
+	if !ok {
+		return fmt.Errorf("filesystem of %s cannot remove temporary files", o.Dir)
+	}
+	paths, err := fs.List(ctx, glob)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if err := rm.Remove(ctx, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// run is one sorted run being merged.
 type run struct {
 	rd   *bufio.Reader
-	mem  []string
 	line string
 }
 
 // next moves to the run's next line; false at its end.
 func (r *run) next() (bool, error) {
-	if r.rd == nil {
-		if len(r.mem) == 0 {
-			return false, nil
-		}
-		r.line, r.mem = r.mem[0], r.mem[1:]
-		return true, nil
-	}
 	l, err := r.rd.ReadString('\n')
 	if err == io.EOF && l == "" {
 		return false, nil
 	}
 	if err != nil && err != io.EOF {
-		return false, fmt.Errorf("sorting lines: %w", err)
+		return false, err
 	}
-	r.line = l[:len(l)-1]
+	r.line = strings.TrimSuffix(l, "\n")
 	return true, nil
 }
 

@@ -6,40 +6,55 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 )
 
-// lineSorter gives the lines sorted whether they fit its limit or spill to
-// many runs (limit of a few lines), keeps duplicates, and removes its
-// temporary files.
-func TestLineSorterSpills(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir())
+// WriteLines gives every shard sorted and complete (duplicates kept)
+// whether its lines fit in one run or are spilled as hundreds of runs per
+// shard (merged in passes beyond maxMergeRuns), and Commit leaves no run
+// behind.
+func TestWriteLinesSpilledRuns(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, limit := range []int{1 << 30, 200, 1} {
-		var want []string
-		s := &lineSorter{limit: limit}
-		for i := range 1000 {
-			l := fmt.Sprintf(`{"a":"%x","i":%d}`, r.Uint64()%300, i%7)
-			want = append(want, l)
-			if err := s.Add(l); err != nil {
+	var lines []string
+	for i := range 1500 {
+		lines = append(lines, fmt.Sprintf(`{"a":"%x","i":%d}`, r.Uint64()%300, i%7))
+	}
+	for _, spill := range []int{0, 200, 1} {
+		dir := t.TempDir()
+		pl, s := beam.NewPipelineWithRoot()
+		out := &Outputs{Dir: dir, Shards: 3, RunID: NewRunID(), spill: spill}
+		WriteLines(s, out, "x", beam.CreateList(s, lines))
+		out.Commit(s)
+		ptest.RunAndValidate(t, pl)
+		var got []string
+		for i := range 3 {
+			b, err := os.ReadFile(filepath.Join(dir, ShardName("x", i, 3)))
+			if err != nil {
 				t.Fatal(err)
 			}
+			shard := strings.Fields(string(b))
+			if !slices.IsSorted(shard) {
+				t.Errorf("spill %d: shard %d not sorted", spill, i)
+			}
+			for _, l := range shard {
+				if shardOf(l, 3) != i {
+					t.Fatalf("spill %d: line %s in shard %d", spill, l, i)
+				}
+			}
+			got = append(got, shard...)
 		}
-		if limit < 1000 && len(s.runs) < 10 {
-			t.Errorf("limit %d: %d runs spilled, expected many", limit, len(s.runs))
+		slices.Sort(got)
+		want := slices.Sorted(slices.Values(lines))
+		if !slices.Equal(got, want) {
+			t.Errorf("spill %d: %d lines written, want the %d given", spill, len(got), len(want))
 		}
-		var got []string
-		n, err := s.Each(func(l string) error { got = append(got, l); return nil })
-		if err != nil {
-			t.Fatal(err)
-		}
-		slices.Sort(want)
-		if n != len(want) || !slices.Equal(got, want) {
-			t.Errorf("limit %d: %d lines, sorted %v", limit, n, slices.IsSorted(got))
-		}
-		left, _ := filepath.Glob(filepath.Join(os.Getenv("TMPDIR"), "ndd-beam-sort-*"))
+		left, _ := filepath.Glob(filepath.Join(dir, TempPrefix+"*"))
 		if len(left) != 0 {
-			t.Errorf("limit %d: temporary files left: %v", limit, left)
+			t.Errorf("spill %d: temporary files left: %d", spill, len(left))
 		}
 	}
 }

@@ -5,13 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/ndd-beam/ndd-beam/storage"
@@ -20,7 +21,7 @@ import (
 func init() {
 	register.Function1x2[PairRecord, string, error](pairLine)
 	register.Function1x2[Reject, string, error](rejectLine)
-	register.DoFn2x0[string, func(int, string)](&shardLineFn{})
+	register.DoFn3x1[context.Context, string, func(int, string), error](&spillRunsFn{})
 	register.DoFn2x0[int, func(int, string)](&shardMarkerFn{})
 	register.DoFn4x1[context.Context, int, func(*string) bool, func(string), error](&WriteShardFn{})
 	register.Emitter2[int, string]()
@@ -86,12 +87,14 @@ func jsonLine(v any) (string, error) {
 // out.Shards files <out.Dir>/<prefix>-SSSSS-of-NNNNN.jsonl, each under its
 // temporary name (out.TempPath) until out.Commit renames it: local files
 // directly, never through a symlink, other paths through Beam's filesystem
-// registry (gs://). A line goes to shard fnv64a(line) mod shards,
-// and each shard's lines are sorted bytewise, so the files are byte-identical
-// across runs and runners. Every shard file is written, empty ones too. A
-// shard is sorted by one worker in bounded memory (lineSorter: beyond
-// 64 MiB of lines, sorted runs go to temporary files and are merged). Lines written are counted
-// in the counter "write/<prefix>_lines".
+// registry (gs://, s3://). A line goes to shard fnv64a(line) mod shards,
+// and each shard's lines are sorted bytewise, so the files are
+// byte-identical across runs and runners. Every shard file is written,
+// empty ones too. No stage holds a shard's lines: they are written as
+// sorted runs where they are made (spillRunsFn, at most spillBytes of them
+// in memory per worker), only the runs' paths are grouped by shard, and
+// WriteShardFn merges them (sortlines.go). Lines written are counted in the
+// counter "write/<prefix>_lines".
 func WriteLines(s beam.Scope, out *Outputs, prefix string, lines beam.PCollection) {
 	s = s.Scope("WriteLines")
 	shards := out.Shards
@@ -103,8 +106,8 @@ func WriteLines(s beam.Scope, out *Outputs, prefix string, lines beam.PCollectio
 		idx[i] = i
 	}
 	markers := beam.ParDo(s, &shardMarkerFn{}, beam.CreateList(s, idx))
-	keyed := beam.ParDo(s, &shardLineFn{Shards: shards}, lines)
-	grouped := beam.GroupByKey(s, beam.Flatten(s, keyed, markers))
+	runs := beam.ParDo(s, &spillRunsFn{Dir: out.Dir, Prefix: prefix, Shards: shards, RunID: out.RunID, Limit: out.spill}, lines)
+	grouped := beam.GroupByKey(s, beam.Flatten(s, runs, markers))
 	names := make([]string, shards)
 	for i := range names {
 		names[i] = ShardName(prefix, i, shards)
@@ -112,23 +115,15 @@ func WriteLines(s beam.Scope, out *Outputs, prefix string, lines beam.PCollectio
 	out.add(beam.ParDo(s, &WriteShardFn{Dir: out.Dir, Prefix: prefix, Shards: shards, RunID: out.RunID}, grouped), names...)
 }
 
-// shardLineFn keys a line by its shard.
-type shardLineFn struct{ Shards int }
-
-func (fn *shardLineFn) ProcessElement(line string, emit func(int, string)) {
-	h := fnv.New64a()
-	h.Write([]byte(line))
-	emit(int(h.Sum64()%uint64(fn.Shards)), line)
-}
-
-// shardMarkerFn emits an empty line for shard i so that every shard reaches
-// WriteShardFn, even when no line does.
+// shardMarkerFn emits an empty run path for shard i so that every shard
+// reaches WriteShardFn, even when no line does.
 type shardMarkerFn struct{}
 
 func (*shardMarkerFn) ProcessElement(i int, emit func(int, string)) { emit(i, "") }
 
-// WriteShardFn sorts and writes one shard file under its temporary name and
-// emits its final name (for Outputs.Commit).
+// WriteShardFn merges the sorted runs of one shard (their paths, from
+// spillRunsFn) into the shard file under its temporary name and emits its
+// final name (for Outputs.Commit).
 type WriteShardFn struct {
 	Dir, Prefix string
 	Shards      int
@@ -136,23 +131,32 @@ type WriteShardFn struct {
 }
 
 // ProcessElement writes shard i.
-func (fn *WriteShardFn) ProcessElement(ctx context.Context, i int, lines func(*string) bool, written func(string)) error {
-	sorter := &lineSorter{limit: spillBytes}
-	defer sorter.Close()
-	var l string
-	for lines(&l) {
-		if l != "" {
-			if err := sorter.Add(l); err != nil {
-				return err
-			}
+func (fn *WriteShardFn) ProcessElement(ctx context.Context, i int, runs func(*string) bool, written func(string)) error {
+	var paths []string
+	var p string
+	for runs(&p) {
+		if p != "" {
+			paths = append(paths, p)
 		}
 	}
-	name := ShardName(fn.Prefix, i, fn.Shards)
+	slices.Sort(paths)
 	out := &Outputs{Dir: fn.Dir, RunID: fn.RunID}
+	var fs filesystem.Interface
+	if !isLocal(fn.Dir) && len(paths) > 0 {
+		var err error
+		if fs, err = storage.New(ctx, fn.Dir); err != nil {
+			return fmt.Errorf("writing %s: %w", fn.Dir, err)
+		}
+		defer fs.Close()
+	}
+	name := ShardName(fn.Prefix, i, fn.Shards)
+	temp := func() string {
+		return out.TempPath(fmt.Sprintf("%s%s-%05d-%s", runPrefix, fn.Prefix, i, NewRunID()))
+	}
 	var n int
 	err := writeFile(ctx, out.TempPath(name), func(w *bufio.Writer) error {
 		var err error
-		n, err = sorter.Each(func(l string) error {
+		n, err = mergeRuns(ctx, fs, paths, temp, func(l string) error {
 			w.WriteString(l)
 			return w.WriteByte('\n')
 		})
