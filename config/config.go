@@ -44,6 +44,9 @@ const (
 	MaxSharedBlockPages = 64
 	// DefaultShards is the number of files each sharded output is split into.
 	DefaultShards = 1
+	// DefaultCompression is how the sharded outputs are written: plain
+	// JSON lines, which every tool reads.
+	DefaultCompression = CompressionNone
 	// DefaultDecideRounds is the number of keep/drop rounds unrolled in
 	// the job graph (docs/design.md): the gold sets need at most 4 with
 	// the default keep policy (goldset-ml: 684, 29, 19, 0 pages undecided
@@ -95,6 +98,12 @@ type Config struct {
 	// Shards is the number of files each sharded output (pairs, rejects,
 	// decisions, clusters) is split into (>= 1).
 	Shards int
+	// Compression is how the sharded outputs are written (--compression):
+	// CompressionNone, <prefix>-SSSSS-of-NNNNN.jsonl, or CompressionGzip,
+	// the same lines as <prefix>-SSSSS-of-NNNNN.jsonl.gz (one gzip member,
+	// no name or time in its header, so the bytes are the same on every
+	// run).
+	Compression string
 	// Runner is the Beam runner the job runs on (--runner), recorded in
 	// summary.json.
 	Runner string
@@ -150,10 +159,17 @@ func DefaultParams() Params {
 	}
 }
 
+// Compressions of the sharded outputs (Config.Compression, --compression).
+const (
+	CompressionNone = "none"
+	CompressionGzip = "gzip"
+)
+
 // DefaultConfig returns DefaultParams with DefaultShards, DefaultProgress,
 // DefaultProgressInterval and no input or output.
 func DefaultConfig() Config {
-	return Config{Params: DefaultParams(), Shards: DefaultShards, Progress: DefaultProgress, ProgressInterval: DefaultProgressInterval}
+	return Config{Params: DefaultParams(), Shards: DefaultShards, Compression: DefaultCompression,
+		Progress: DefaultProgress, ProgressInterval: DefaultProgressInterval}
 }
 
 // ErrConfig is wrapped by every configuration error: a bad flag value, an
@@ -180,6 +196,11 @@ func (c *Config) ValidateValues() error {
 	}
 	if c.Shards < 1 {
 		return Errorf("--shards=%d: must be >= 1", c.Shards)
+	}
+	switch c.Compression {
+	case CompressionNone, CompressionGzip:
+	default:
+		return Errorf("--compression=%q: want %s or %s", c.Compression, CompressionNone, CompressionGzip)
 	}
 	if len(c.Input) == 0 {
 		return Errorf("--input is required (comma-separated file globs)")

@@ -3,9 +3,6 @@ package eval
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/ndd-beam/ndd-beam/dedup"
@@ -97,25 +94,12 @@ func LoadClusters(pattern string) ([]ClusterRecord, []string, error) {
 }
 
 func loadGlob[T any](pattern string, read func(io.Reader, func(T) error) error) ([]T, []string, error) {
-	files, err := filepath.Glob(pattern)
+	var out []T
+	files, err := forEachFile(pattern, func(r io.Reader) error {
+		return read(r, func(x T) error { out = append(out, x); return nil })
+	})
 	if err != nil {
 		return nil, nil, err
-	}
-	if len(files) == 0 {
-		return nil, nil, fmt.Errorf("no file matches %q", pattern)
-	}
-	sort.Strings(files)
-	var out []T
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, nil, err
-		}
-		err = read(f, func(x T) error { out = append(out, x); return nil })
-		f.Close()
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", name, err)
-		}
 	}
 	return out, files, nil
 }

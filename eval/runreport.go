@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"image/color"
@@ -61,7 +62,7 @@ func LoadRunReport(dir string) (*RunReport, error) {
 		ByMethod: map[string][2]int{}, ClusterSizes: map[int]int{}, DroppedByHost: map[string]int{}}
 	r.JaccardLo = max(0, float64(int(r.Tau*20))/20)
 	r.JaccardBins = make([]float64, max(1, int((1-r.JaccardLo)/0.05+0.5)))
-	err = forEachFile(filepath.Join(dir, "pairs-*.jsonl"), func(f io.Reader) error {
+	_, err = forEachFile(filepath.Join(dir, "pairs-*.jsonl*"), func(f io.Reader) error {
 		return ReadPairs(f, func(p PairRecord) error {
 			r.Pairs++
 			n := len(r.JaccardBins)
@@ -72,7 +73,7 @@ func LoadRunReport(dir string) (*RunReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = forEachFile(filepath.Join(dir, "decisions-*.jsonl"), func(f io.Reader) error {
+	_, err = forEachFile(filepath.Join(dir, "decisions-*.jsonl*"), func(f io.Reader) error {
 		return ReadDecisions(f, func(d DecisionRecord) error {
 			c := r.ByMethod[d.Method]
 			if d.Keep {
@@ -90,33 +91,50 @@ func LoadRunReport(dir string) (*RunReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = forEachFile(filepath.Join(dir, "clusters-*.jsonl"), func(f io.Reader) error {
+	_, err = forEachFile(filepath.Join(dir, "clusters-*.jsonl*"), func(f io.Reader) error {
 		return readJSONL(f, "clusters", func(_ int, c ClusterRecord) error { r.ClusterSizes[c.Size]++; return nil })
 	})
 	return r, err
 }
 
-func forEachFile(pattern string, read func(io.Reader) error) error {
+// forEachFile calls read with every file matching the glob pattern, in
+// lexical order, gunzipped when its name ends in .gz (the job's
+// --compression=gzip), and returns the files read. A pattern that matches
+// no file is an error, so a mistyped path is never read as empty.
+func forEachFile(pattern string, read func(io.Reader) error) ([]string, error) {
 	files, err := filepath.Glob(pattern)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(files) == 0 {
-		return fmt.Errorf("no file matches %q", pattern)
+		return nil, fmt.Errorf("no file matches %q", pattern)
 	}
 	sort.Strings(files)
 	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			return err
-		}
-		err = read(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+		if err := readFile(name, read); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}
-	return nil
+	return files, nil
+}
+
+func readFile(name string, read func(io.Reader) error) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if !strings.HasSuffix(name, ".gz") {
+		return read(f)
+	}
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return err
+	}
+	if err := read(zr); err != nil {
+		return err
+	}
+	return zr.Close()
 }
 
 // host is the host name of a target URI ("(none)" when it has none).

@@ -9,7 +9,8 @@
 //
 // Outputs under Config.Output (the contract other tools read):
 //
-//   - pairs-SSSSS-of-NNNNN.jsonl: one JSON object per unordered
+//   - pairs-SSSSS-of-NNNNN.jsonl (.jsonl.gz with --compression=gzip, as
+//     every sharded output): one JSON object per unordered
 //     near-duplicate pair, exactly once (see transforms.PairRecord);
 //   - rejects-SSSSS-of-NNNNN.jsonl: every WARC record (or unreadable
 //     stretch or file) that did not reach matching, with its reason (see
@@ -62,7 +63,8 @@ func Build(s beam.Scope, cfg config.Config) error {
 		return err
 	}
 
-	out := &transforms.Outputs{Dir: cfg.Output, Shards: cfg.Shards, RunID: transforms.NewRunID()}
+	out := &transforms.Outputs{Dir: cfg.Output, Shards: cfg.Shards, RunID: transforms.NewRunID(),
+		Gzip: cfg.Compression == config.CompressionGzip}
 	transforms.WritePairs(s, out, beam.Flatten(s, pairs, transforms.ExactPairs(s, copies)))
 	transforms.WriteDecisions(s, out, decided)
 	transforms.WriteRejects(s, st, out, beam.Flatten(s, readRejects, extractRejects, idfRejects))

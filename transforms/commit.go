@@ -46,7 +46,10 @@ const ProbeFile = ".ndd-beam-write-probe"
 // (<prefix>-SSSSS-of-NNNNN.jsonl).
 var shardedOutputs = []string{"pairs", "rejects", "decisions", "clusters"}
 
-var shardRE = regexp.MustCompile(`^(pairs|rejects|decisions|clusters)-[0-9]{5}-of-[0-9]{5}\.jsonl$`)
+var shardRE = regexp.MustCompile(`^(pairs|rejects|decisions|clusters)-[0-9]{5}-of-[0-9]{5}\.jsonl(\.gz)?$`)
+
+// GzipSuffix ends the name of a gzip-compressed shard (Outputs.Gzip).
+const GzipSuffix = ".gz"
 
 // IsJobFile reports whether name (a file name, no directory) is one this
 // job writes into its output directory: a shard of any --shards, summary.json,
@@ -72,6 +75,9 @@ type Outputs struct {
 	Dir    string
 	Shards int
 	RunID  string
+	// Gzip writes the sharded outputs gzip-compressed, as
+	// <prefix>-SSSSS-of-NNNNN.jsonl.gz (GzipSuffix).
+	Gzip bool
 
 	written []beam.PCollection
 	expect  []string

@@ -2,6 +2,7 @@ package transforms
 
 import (
 	"bufio"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -110,9 +111,17 @@ func WriteLines(s beam.Scope, out *Outputs, prefix string, lines beam.PCollectio
 	grouped := beam.GroupByKey(s, beam.Flatten(s, runs, markers))
 	names := make([]string, shards)
 	for i := range names {
-		names[i] = ShardName(prefix, i, shards)
+		names[i] = out.shardName(prefix, i, shards)
 	}
-	out.add(beam.ParDo(s, &WriteShardFn{Dir: out.Dir, Prefix: prefix, Shards: shards, RunID: out.RunID}, grouped), names...)
+	out.add(beam.ParDo(s, &WriteShardFn{Dir: out.Dir, Prefix: prefix, Shards: shards, RunID: out.RunID, Gzip: out.Gzip}, grouped), names...)
+}
+
+// shardName is ShardName, with GzipSuffix when o.Gzip.
+func (o *Outputs) shardName(prefix string, i, n int) string {
+	if o.Gzip {
+		return ShardName(prefix, i, n) + GzipSuffix
+	}
+	return ShardName(prefix, i, n)
 }
 
 // shardMarkerFn emits an empty run path for shard i so that every shard
@@ -122,12 +131,14 @@ type shardMarkerFn struct{}
 func (*shardMarkerFn) ProcessElement(i int, emit func(int, string)) { emit(i, "") }
 
 // WriteShardFn merges the sorted runs of one shard (their paths, from
-// spillRunsFn) into the shard file under its temporary name and emits its
-// final name (for Outputs.Commit).
+// spillRunsFn) into the shard file under its temporary name, gzip-compressed
+// when Gzip (one member, default level, empty header: no name, time 0), and
+// emits its final name (for Outputs.Commit).
 type WriteShardFn struct {
 	Dir, Prefix string
 	Shards      int
 	RunID       string
+	Gzip        bool
 }
 
 // ProcessElement writes shard i.
@@ -140,7 +151,7 @@ func (fn *WriteShardFn) ProcessElement(ctx context.Context, i int, runs func(*st
 		}
 	}
 	slices.Sort(paths)
-	out := &Outputs{Dir: fn.Dir, RunID: fn.RunID}
+	out := &Outputs{Dir: fn.Dir, RunID: fn.RunID, Gzip: fn.Gzip}
 	var fs filesystem.Interface
 	if !isLocal(fn.Dir) && len(paths) > 0 {
 		var err error
@@ -149,18 +160,29 @@ func (fn *WriteShardFn) ProcessElement(ctx context.Context, i int, runs func(*st
 		}
 		defer fs.Close()
 	}
-	name := ShardName(fn.Prefix, i, fn.Shards)
+	name := out.shardName(fn.Prefix, i, fn.Shards)
 	temp := func() string {
 		return out.TempPath(fmt.Sprintf("%s%s-%05d-%s", runPrefix, fn.Prefix, i, NewRunID()))
 	}
 	var n int
 	err := writeFile(ctx, out.TempPath(name), func(w *bufio.Writer) error {
+		lw, gz := w, (*gzip.Writer)(nil)
+		if fn.Gzip {
+			gz = gzip.NewWriter(w)
+			lw = bufio.NewWriterSize(gz, 1<<16)
+		}
 		var err error
 		n, err = mergeRuns(ctx, fs, paths, temp, func(l string) error {
-			w.WriteString(l)
-			return w.WriteByte('\n')
+			lw.WriteString(l)
+			return lw.WriteByte('\n')
 		})
-		return err
+		if err != nil || gz == nil {
+			return err
+		}
+		if err := lw.Flush(); err != nil {
+			return err
+		}
+		return gz.Close()
 	})
 	if err != nil {
 		return err
