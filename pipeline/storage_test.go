@@ -108,14 +108,19 @@ func readOutputs(t *testing.T, dir, inputDir string) jobOutputs {
 var wantNames = []string{transforms.SuccessFile, "clusters-00000-of-00001.jsonl", "decisions-00000-of-00001.jsonl",
 	"pairs-00000-of-00001.jsonl", "rejects-00000-of-00001.jsonl", transforms.SummaryFile}
 
-// localReference runs the job on storageWARCs in ../testdata.
-func localReference(t *testing.T) jobOutputs {
-	t.Helper()
+// storageInputs are the paths of storageWARCs in ../testdata.
+func storageInputs() []string {
 	var in []string
 	for _, f := range storageWARCs {
 		in = append(in, filepath.Join(testdata, f))
 	}
-	dir := runJob(t, "direct", testConfig(in))
+	return in
+}
+
+// localReference runs the job on storageWARCs in ../testdata.
+func localReference(t *testing.T) jobOutputs {
+	t.Helper()
+	dir := runJob(t, "direct", testConfig(storageInputs()))
 	ref := readOutputs(t, dir, testdata)
 	if len(ref.lines["pairs"]) == 0 || len(ref.lines["decisions"]) == 0 {
 		t.Fatalf("reference run: %d pairs, %d decisions; want both", len(ref.lines["pairs"]), len(ref.lines["decisions"]))
@@ -200,19 +205,26 @@ func upload(t *testing.T, dir string) (list string) {
 	return dir + "lists/warc.paths.gz"
 }
 
+// fakeGCS starts fake-gcs-server for the test, with the bucket "ndd", and
+// points Beam's gcs filesystem at it.
+func fakeGCS(t *testing.T) {
+	t.Helper()
+	srv, err := fakestorage.NewServerWithOptions(fakestorage.Options{Scheme: "http", Host: "127.0.0.1", PublicHost: "127.0.0.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	t.Setenv("STORAGE_EMULATOR_HOST", srv.URL())
+	srv.CreateBucket("ndd")
+}
+
 // The job reads a gs:// input list of relative paths (--input_prefix) and
 // the WARC files it names from fake-gcs-server, and commits its outputs to
 // gs:// (temporary names, copy-and-delete renames, _SUCCESS last): the
 // outputs equal a local run's. A second run into the same prefix is
 // refused, and --overwrite replaces the files.
 func TestJobOnGCS(t *testing.T) {
-	srv, err := fakestorage.NewServerWithOptions(fakestorage.Options{Scheme: "http", Host: "127.0.0.1", PublicHost: "127.0.0.1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop()
-	t.Setenv("STORAGE_EMULATOR_HOST", srv.URL())
-	srv.CreateBucket("ndd")
+	fakeGCS(t)
 	list := upload(t, "gs://ndd/")
 	ref := localReference(t)
 
@@ -413,19 +425,9 @@ func TestJobIrregularLocalPaths(t *testing.T) {
 // the same bytes on every run; ndd-eval's readers take the files as they
 // are.
 func TestJobGzipOutputs(t *testing.T) {
-	srv, err := fakestorage.NewServerWithOptions(fakestorage.Options{Scheme: "http", Host: "127.0.0.1", PublicHost: "127.0.0.1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop()
-	t.Setenv("STORAGE_EMULATOR_HOST", srv.URL())
-	srv.CreateBucket("ndd")
+	fakeGCS(t)
 	ref := localReference(t)
-	var in []string
-	for _, f := range storageWARCs {
-		in = append(in, filepath.Join(testdata, f))
-	}
-	cfg := testConfig(in)
+	cfg := testConfig(storageInputs())
 	cfg.Compression = config.CompressionGzip
 	local, again := runJob(t, "direct", cfg), runJob(t, "direct", cfg)
 	cfg.Output = "gs://ndd/out/"

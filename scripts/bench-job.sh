@@ -5,7 +5,8 @@
 #           peak RSS, the in-process runner's (ndd-eval inprocess) CPU and RSS
 #   skewed  the skewed crawl (ndd-eval skewed): the direct job's wall time,
 #           peak RSS and pairs, and its decisions scored (every copy group
-#           keeps one page, every distinct article is kept)
+#           keeps one page, every distinct article is kept); bytes per pairs
+#           line, plain and with --compression=gzip
 #   scaled  the dev gold set 16 times, 5 % of words perturbed per copy
 #           (ndd-eval scaled): the direct job's CPU, RSS, largest task
 # Usage: scripts/bench-job.sh [gold|skewed|scaled]... (default: gold skewed)
@@ -25,11 +26,19 @@ measure() {
   awk -v n="$name" '{printf "%-28s %8.2f CPU-s %8.0f MB peak RSS %8.1f s wall\n", n, $1 + $2, $3 / 1024, $4}' "$dir/time.$$"
 }
 
-job() { # job NAME INPUT... : the direct job with default parameters into $dir/out-NAME
+job() { # job NAME INPUT... : the direct job with default parameters (plus $JOB_FLAGS) into $dir/out-NAME
   local name=$1; shift
   local input; input=$(IFS=,; echo "$*")
   rm -rf "$dir/out-$name"
-  measure "direct $name" "$dir/ndd-beam" --runner=direct --input="$input" --output="$dir/out-$name/"
+  measure "direct $name" "$dir/ndd-beam" --runner=direct --input="$input" --output="$dir/out-$name/" ${JOB_FLAGS:-}
+}
+
+# pairbytes NAME: bytes per pairs line in $dir/out-NAME (plain or .gz files)
+pairbytes() {
+  local lines bytes
+  lines=$(grep -o '"pairs": *[0-9]*' "$dir/out-$1/summary.json" | grep -o '[0-9]*$') # every line, exact ones too
+  bytes=$(cat "$dir"/out-"$1"/pairs-* | wc -c)
+  echo "$1: pairs bytes $bytes, $((bytes / lines)) bytes a line"
 }
 
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(git rev-parse --short HEAD)"
@@ -43,14 +52,17 @@ for what in "${@:-gold skewed}"; do
       measure "in-process both gold sets" "$dir/ndd-eval" inprocess "${gold[@]}"
       measure "extraction only (in-process)" "$dir/ndd-eval" inprocess --extract-only "${gold[@]}"
       grep -o '"pairs": *[0-9]*\|"kept": *[0-9]*\|"largest_group": *[0-9]*' "$dir/out-gold/summary.json" | tr '\n' ' '; echo
+      pairbytes gold
       cat "$dir/in-process both gold sets.out"
       ;;
     skewed)
       [ -f "$dir/skewed/skewed.warc.gz" ] || "$dir/ndd-eval" skewed --out "$dir/skewed" --gold "$shared/goldset" --gold-ml "$shared/goldset-ml"
       job skewed "$dir/skewed/skewed.warc.gz"
       grep -o '"pairs": *[0-9]*\|"exact_copies": *[0-9]*\|"largest_group": *[0-9]*\|"kept": *[0-9]*' "$dir/out-skewed/summary.json" | tr '\n' ' '; echo
-      ls -l "$dir"/out-skewed/pairs-*.jsonl* | awk '{s += $5} END {print "pairs bytes", s}'
+      pairbytes skewed
       "$dir/ndd-eval" decisions --decisions "$dir/out-skewed/decisions*.jsonl" --truth "$dir/skewed/truth.jsonl" | grep -E 'drop (precision|recall)'
+      JOB_FLAGS=--compression=gzip job skewed-gzip "$dir/skewed/skewed.warc.gz"
+      pairbytes skewed-gzip
       ;;
     scaled)
       [ -f "$dir/scaled/scaled.warc.gz" ] || "$dir/ndd-eval" scaled --out "$dir/scaled" --warc "$shared/goldset/gold.warc.gz" --copies 16 --perturb 0.05
