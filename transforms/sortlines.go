@@ -57,6 +57,12 @@ type spillRunsFn struct {
 	size int
 }
 
+// StartBundle drops whatever an earlier, failed bundle of this instance
+// left unwritten: its lines are processed again by the bundle's retry.
+func (fn *spillRunsFn) StartBundle(func(int, string)) {
+	fn.mem, fn.size = nil, 0
+}
+
 // ProcessElement adds one line.
 func (fn *spillRunsFn) ProcessElement(ctx context.Context, line string, emit func(int, string)) error {
 	if line == "" {
