@@ -406,13 +406,18 @@ func (*broadcastFn) ProcessElement(key string, states func(*PageState) bool, adj
 			return fmt.Errorf("decide: edge from %x, which is not in the rounds", key)
 		}
 		if s := match.State(st.State); s == match.Keep || s == match.Undecided {
-			for i, lo := range a.Lo {
-				emit(lo, roundMsg{State: st.State, Edge: Edge{Hi: key, Lo: lo, HiRank: a.HiRank, Jaccard: a.Jaccard[i]}})
-			}
+			a.each(key, func(e Edge) { emit(e.Lo, roundMsg{State: st.State, Edge: e}) })
 		}
 		a = Adjacency{}
 	}
 	return nil
+}
+
+// each calls fn with every edge of a, whose higher page is hi.
+func (a Adjacency) each(hi string, fn func(Edge)) {
+	for i, lo := range a.Lo {
+		fn(Edge{Hi: hi, Lo: lo, HiRank: a.HiRank, Jaccard: a.Jaccard[i]})
+	}
 }
 
 // packAdjacency gathers the edges of one higher page into its Adjacency.
@@ -567,9 +572,7 @@ func (*keptNeighboursFn) ProcessElement(key string, states func(*PageState) bool
 			return fmt.Errorf("decide: edge from %x, which has no final state", key)
 		}
 		if match.State(st.State) == match.Keep {
-			for i, lo := range a.Lo {
-				emit(lo, Edge{Hi: key, Lo: lo, HiRank: a.HiRank, Jaccard: a.Jaccard[i]})
-			}
+			a.each(key, func(e Edge) { emit(e.Lo, e) })
 		}
 		a = Adjacency{}
 	}
