@@ -28,6 +28,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core"
@@ -144,6 +145,9 @@ func run(args []string) (status int) {
 	var prog *progressPrinter
 	if !dryRun() && progressWanted(cfg.Progress, cfg.Runner, os.Stderr) {
 		prog = startProgress(os.Stderr, cfg.ProgressInterval)
+	}
+	if dir := os.Getenv(HeapProfilesEnv); dir != "" {
+		defer startHeapProfiles(dir, 500*time.Millisecond, 200<<20)()
 	}
 	if err := beamx.Run(ctx, p); err != nil {
 		prog.finish(false)
