@@ -53,6 +53,8 @@ for what in "${@:-gold skewed}"; do
       measure "extraction only (in-process)" "$dir/ndd-eval" inprocess --extract-only "${gold[@]}"
       grep -o '"pairs": *[0-9]*\|"kept": *[0-9]*\|"largest_group": *[0-9]*' "$dir/out-gold/summary.json" | tr '\n' ' '; echo
       pairbytes gold
+      JOB_FLAGS=--compression=gzip job gold-gzip "${gold[@]}"
+      pairbytes gold-gzip
       cat "$dir/in-process both gold sets.out"
       ;;
     skewed)
