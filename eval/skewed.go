@@ -7,11 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/ndd-beam/ndd-beam/warc"
 )
@@ -47,15 +50,16 @@ type sourcePage struct {
 // distinct article) as JSON lines to truth. Articles come from the gold
 // sets given as (warc, truth) path pairs: one page per true cluster, in
 // file order, the first two for the copies and the variants, the next
-// c.Distinct as distinct articles. Everything is deterministic. Errors:
-// unreadable sources, too few clusters, a variant article with too few
-// words, write errors.
+// c.Distinct as distinct articles; a cluster is left out when its page
+// repeats an article already taken (takenArticles). Everything is
+// deterministic. Errors: unreadable sources, too few clusters, a variant
+// article with too few words, write errors.
 func WriteSkewedCrawl(w, truth io.Writer, c SkewedCrawl, sources [][2]string) error {
 	if len(sources) == 0 {
 		return errNoSources
 	}
 	var pages []sourcePage
-	seen := map[string]bool{} // source articles and URIs without query, over all sets
+	seen := &takenArticles{keys: map[string]bool{}, shingles: map[uint64][]int{}}
 	for _, src := range sources {
 		ps, err := onePerCluster(src[0], src[1], seen)
 		if err != nil {
@@ -94,12 +98,16 @@ func WriteSkewedCrawl(w, truth io.Writer, c SkewedCrawl, sources [][2]string) er
 }
 
 // onePerCluster reads the response records of a gold set and returns the
-// first page of each true cluster, in file order, skipping pages whose
-// source article or URI (without its query) is in seen (the two gold sets
-// share articles and hold captures of one URI in different clusters) and
-// adding those of the pages it returns.
-func onePerCluster(warcPath, truthPath string, seen map[string]bool) ([]sourcePage, error) {
+// first page of each true cluster, in file order, leaving out a cluster
+// whose first page repeats an article in seen, and adding the pages it
+// returns to seen. Core texts are read from core_texts.jsonl.gz beside the
+// truth when it is there.
+func onePerCluster(warcPath, truthPath string, seen *takenArticles) ([]sourcePage, error) {
 	t, err := LoadTruth(truthPath)
+	if err != nil {
+		return nil, err
+	}
+	core, err := loadCoreTexts(filepath.Join(filepath.Dir(truthPath), "core_texts.jsonl.gz"))
 	if err != nil {
 		return nil, err
 	}
@@ -119,16 +127,111 @@ func onePerCluster(warcPath, truthPath string, seen map[string]bool) ([]sourcePa
 			return nil
 		}
 		clusters[t.Records[i].Cluster] = true
-		uri, _, _ := strings.Cut(r.TargetURI, "?")
-		src := "source " + t.Records[i].SourceArticle
-		if seen[uri] || (t.Records[i].SourceArticle != "" && seen[src]) {
+		if !seen.take(r.TargetURI, t.Records[i].SourceArticle, core[t.Records[i].RecordID]) {
 			return nil
 		}
-		seen[uri], seen[src] = true, true
 		out = append(out, sourcePage{uri: r.TargetURI, cluster: t.Records[i].Cluster, charset: r.Charset, payload: r.Payload})
 		return nil
 	})
 	return out, err
+}
+
+// coreDupJaccard is the word-5-shingle Jaccard of two core texts from
+// which takenArticles counts them as one article: the threshold at which
+// the gold sets' own core-text baseline separates their clusters without
+// error (goldset README, "core" columns: P = R = 1.0 from 0.2 to 0.3).
+const coreDupJaccard = 0.2
+
+// takenArticles is what the skewed crawl's articles already hold, over all
+// source sets: URIs without their query and source-article keys (the two
+// gold sets share articles and hold captures of one URI in different
+// clusters), and the word 5-shingles of core texts, since the sets also
+// hold one article under two keys (the same fixture of two extraction test
+// suites, in a cluster of each set).
+type takenArticles struct {
+	keys     map[string]bool
+	shingles map[uint64][]int // shingle → indices of the taken core texts that hold it
+	sizes    []int            // distinct shingles per taken core text
+}
+
+// take reports whether a page at uri carrying the article source (a key,
+// may be empty) with the core text core (may be empty) is a new article,
+// and if so adds it.
+func (a *takenArticles) take(uri, source, core string) bool {
+	uri, _, _ = strings.Cut(uri, "?")
+	src := "source " + source
+	if a.keys[uri] || (source != "" && a.keys[src]) {
+		return false
+	}
+	sh := wordShingles(core, 5)
+	common := map[int]int{}
+	for _, h := range sh {
+		for _, j := range a.shingles[h] {
+			common[j]++
+		}
+	}
+	for j, n := range common {
+		if float64(n) >= coreDupJaccard*float64(len(sh)+a.sizes[j]-n) {
+			return false
+		}
+	}
+	a.keys[uri], a.keys[src] = true, true
+	for _, h := range sh {
+		a.shingles[h] = append(a.shingles[h], len(a.sizes))
+	}
+	a.sizes = append(a.sizes, len(sh))
+	return true
+}
+
+// wordShingles returns the distinct hashes (FNV-1a) of the k-word runs of
+// text, words being maximal runs of letters and digits, lower-cased.
+func wordShingles(text string, k int) []uint64 {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	set := map[uint64]bool{}
+	for i := 0; i+k <= len(words); i++ {
+		h := fnv.New64a()
+		for _, w := range words[i : i+k] {
+			h.Write([]byte(w))
+			h.Write([]byte{0})
+		}
+		set[h.Sum64()] = true
+	}
+	out := make([]uint64, 0, len(set))
+	for h := range set {
+		out = append(out, h)
+	}
+	return out
+}
+
+// loadCoreTexts reads a gold set's core_texts.jsonl.gz (record_id →
+// core_text); a missing file gives none.
+func loadCoreTexts(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	out := map[string]string{}
+	dec := json.NewDecoder(zr)
+	for {
+		var r struct {
+			RecordID string `json:"record_id"`
+			CoreText string `json:"core_text"`
+		}
+		if err := dec.Decode(&r); err == io.EOF {
+			return out, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		out[r.RecordID] = r.CoreText
+	}
 }
 
 // wordSlots returns the [start, end) byte ranges of the words of at least 5
