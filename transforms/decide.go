@@ -23,24 +23,25 @@ const (
 )
 
 func init() {
-	for _, t := range []any{Page{}, PageState{}, Edge{}, Adjacency{}, pairEnd{}, roundMsg{}, residualItem{}, Decided{}, ClusterRecord{}} {
+	for _, t := range []any{Page{}, PageState{}, Edge{}, Adjacency{}, pairEnds{}, roundMsg{}, residualItem{}, Decided{}, ClusterRecord{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	register.Function1x2[Page, string, Page](keyPage)
 	register.Function1x2[Doc, string, int](keyDocOne)
 	register.Function2x2[string, Page, string, PageState](initialState)
 	register.Function2x1[Page, Page, Page](higherPriority)
-	register.Function2x0[PairRecord, func(string, pairEnd)](pairEnds)
+	register.DoFn2x0[PairRecord, func(string, pairEnds)](&pairEndsFn{})
+	register.Function2x2[string, Adjacency, string, []string](lowerKeys)
 	register.Function2x0[Decided, func(string, Decided)](dropKey)
 	register.Emitter2[string, Decided]()
 	register.DoFn6x1[string, func(*Page) bool, func(*int) bool, func(*string) bool, func(string, Page), func(Page), error](&splitSignedFn{})
 	register.DoFn3x0[Page, func(Decided), func(string, Page)](&byDigestFn{})
 	register.DoFn4x1[string, func(*Page) bool, func(*Page) bool, func(Decided), error](&exactTextFn{})
-	register.DoFn4x1[string, func(*Page) bool, func(*pairEnd) bool, func(string, pairEnd), error](&orientAFn{})
-	register.DoFn4x1[string, func(*Page) bool, func(*pairEnd) bool, func(string, Edge), error](&orientBFn{})
-	register.Function3x0[string, func(*Edge) bool, func(string, Adjacency)](packAdjacency)
-	register.DoFn4x1[string, func(*PageState) bool, func(*Adjacency) bool, func(string, roundMsg), error](&broadcastFn{})
-	register.DoFn6x1[string, func(*PageState) bool, func(*roundMsg) bool, func(string, PageState), func(string, Adjacency), func(string, PageState), error](&stepFn{})
+	register.DoFn4x1[string, func(*Page) bool, func(*pairEnds) bool, func(string, pairEnds), error](&orientAFn{})
+	register.DoFn4x1[string, func(*Page) bool, func(*pairEnds) bool, func(string, Adjacency), error](&orientBFn{})
+	register.Function3x0[string, func(*Adjacency) bool, func(string, Adjacency)](packAdjacency)
+	register.DoFn4x1[string, func(*PageState) bool, func(*[]string) bool, func(string, roundMsg), error](&broadcastFn{})
+	register.DoFn6x1[string, func(*PageState) bool, func(*roundMsg) bool, func(string, PageState), func(string, []string), func(string, PageState), error](&stepFn{})
 	register.DoFn5x1[string, func(*PageState) bool, func(*roundMsg) bool, func(string, PageState), func(int, residualItem), error](&tailFn{})
 	register.DoFn5x1[context.Context, int, func(*residualItem) bool, func(string, PageState), func(int), error](&residualFn{})
 	register.DoFn4x1[string, func(*PageState) bool, func(*Adjacency) bool, func(string, Edge), error](&keptNeighboursFn{})
@@ -55,8 +56,9 @@ func init() {
 	register.Emitter1[Decided]()
 	register.Emitter2[string, Page]()
 	register.Emitter1[Page]()
-	register.Emitter2[string, pairEnd]()
+	register.Emitter2[string, pairEnds]()
 	register.Emitter2[string, Edge]()
+	register.Emitter2[string, []string]()
 	register.Emitter2[string, Adjacency]()
 	register.Emitter2[string, roundMsg]()
 	register.Emitter2[string, PageState]()
@@ -66,7 +68,8 @@ func init() {
 	register.Iter1[PageState]()
 	register.Iter1[Edge]()
 	register.Iter1[Adjacency]()
-	register.Iter1[pairEnd]()
+	register.Iter1[pairEnds]()
+	register.Iter1[[]string]()
 	register.Iter1[roundMsg]()
 	register.Iter1[residualItem]()
 	register.Iter1[Decided]()
@@ -100,9 +103,9 @@ type PageState struct {
 
 // Edge is a near-duplicate pair oriented by priority: Hi ranks before Lo
 // (node keys: the warc.Ref.ID of an exact-copy group's representative),
-// with Hi's rank and the pair's Jaccard. It carries no identity: a dropped
-// node's keeper is looked up once at the end (resolveKeeperFn), so the
-// rounds shuffle about 50 bytes plus a rank per edge.
+// with Hi's rank and the pair's Jaccard: what a dropped node learns of its
+// kept neighbours. It carries no identity: a dropped node's keeper is
+// looked up once at the end (resolveKeeperFn).
 type Edge struct {
 	Hi, Lo  string
 	HiRank  string
@@ -114,7 +117,8 @@ type Edge struct {
 // pair graph is held between the decision's steps as one Adjacency per
 // page rather than one element per edge: a runner that holds grouped
 // elements in memory (the direct runner: ~170 bytes per element) then pays
-// about 40 bytes per edge.
+// about 40 bytes per edge. The rounds carry only the lower pages' keys
+// (lowerKeys).
 type Adjacency struct {
 	HiRank  string
 	Lo      []string
@@ -167,6 +171,10 @@ func (*decisionStatFn) ProcessElement(ctx context.Context, d Decided, emit func(
 
 func clusterStat(size int) (string, int) { return statClusterPrefix + strconv.Itoa(size), 1 }
 
+// decideMergeLimit is the Limit of Decide's merging DoFns (bundleMerge);
+// tests set it small so that a key gets many merged parts.
+var decideMergeLimit = 0
+
 // Decide keeps or drops every page (Page, from Extract) and returns one
 // decision per page and the clusters (a kept page with the pages it drops).
 //
@@ -193,7 +201,9 @@ func clusterStat(size int) (string, int) { return statClusterPrefix + strconv.It
 // neighbour, and one more join names that node's best page as the keeper
 // (edges carry keys and ranks only). Pages without enough signatures are decided by exact text
 // (DecideExactText, one combine and one join on the text digest) or kept
-// (DecideNoText). The result equals dedup.Decide's. Kept and dropped
+// (DecideNoText). Every step that sends one message per edge merges the
+// messages per destination page before the shuffle (bundleMerge). The
+// result equals dedup.Decide's. Kept and dropped
 // pages, residual pages and cluster sizes are added to st. Cost and worst
 // case: docs/design.md.
 func Decide(s beam.Scope, st *Stats, pages, docs, copies, pairs beam.PCollection, p config.Params) (DecideResult, error) {
@@ -215,29 +225,31 @@ func Decide(s beam.Scope, st *Stats, pages, docs, copies, pairs beam.PCollection
 	exact := beam.ParDo(s, &exactTextFn{}, beam.CoGroupByKey(s, byDigest, keepers))
 
 	// Orient the pairs by rank.
-	halves := beam.ParDo(s, &orientAFn{}, beam.CoGroupByKey(s, signed, beam.ParDo(s, pairEnds, pairs)))
-	edges := beam.ParDo(s, packAdjacency, beam.GroupByKey(s, beam.ParDo(s, &orientBFn{}, beam.CoGroupByKey(s, signed, halves))))
+	lim := decideMergeLimit
+	ends := beam.ParDo(s, &pairEndsFn{Limit: lim}, pairs)
+	halves := beam.ParDo(s, &orientAFn{Limit: lim}, beam.CoGroupByKey(s, signed, ends))
+	edges := beam.ParDo(s, packAdjacency, beam.GroupByKey(s, beam.ParDo(s, &orientBFn{Limit: lim}, beam.CoGroupByKey(s, signed, halves))))
 
 	// Rounds.
 	states := beam.ParDo(s, initialState, signed)
-	active := edges
+	active := beam.ParDo(s, lowerKeys, edges)
 	var finals []beam.PCollection
 	for r := 0; r < p.DecideRounds; r++ {
 		rs := s.Scope(fmt.Sprintf("Round%02d", r+1))
-		msgs := beam.ParDo(rs, &broadcastFn{}, beam.CoGroupByKey(rs, states, active))
+		msgs := beam.ParDo(rs, &broadcastFn{Limit: lim}, beam.CoGroupByKey(rs, states, active))
 		var final beam.PCollection
-		states, active, final = beam.ParDo3(rs, &stepFn{}, beam.CoGroupByKey(rs, states, msgs))
+		states, active, final = beam.ParDo3(rs, &stepFn{Limit: lim}, beam.CoGroupByKey(rs, states, msgs))
 		finals = append(finals, final)
 	}
 	ts := s.Scope("Residual")
-	msgs := beam.ParDo(ts, &broadcastFn{}, beam.CoGroupByKey(ts, states, active))
+	msgs := beam.ParDo(ts, &broadcastFn{Limit: lim}, beam.CoGroupByKey(ts, states, active))
 	final, residual := beam.ParDo2(ts, &tailFn{}, beam.CoGroupByKey(ts, states, msgs))
 	resolved, residualCount := beam.ParDo2(ts, &residualFn{}, beam.GroupByKey(ts, residual))
 	finals = append(finals, final, resolved)
 	finalStates := beam.Flatten(s, finals...)
 
 	// Each dropped page's highest-priority kept neighbour.
-	kept := beam.ParDo(s, &keptNeighboursFn{}, beam.CoGroupByKey(s, finalStates, edges))
+	kept := beam.ParDo(s, &keptNeighboursFn{Limit: lim}, beam.CoGroupByKey(s, finalStates, edges))
 	matched, pending := beam.ParDo2(s, &decideFn{Method: method}, beam.CoGroupByKey(s, grouped, signed, finalStates, kept))
 	matched = beam.Flatten(s, matched, beam.ParDo(s, &resolveKeeperFn{}, beam.CoGroupByKey(s, signed, pending)))
 
@@ -333,84 +345,122 @@ func decisionLineFor(p Page, method string) DecisionRecord {
 	return DecisionRecord{Ref: p.Ref, Keep: true, Method: method, Capped: p.Capped}
 }
 
-// pairEnd is one end of a pair on its way to orientation: the other page's
-// key and, once known, this end's page.
-type pairEnd struct {
-	Other   string
-	Jaccard float64
-	Rank    string
+// pairEnds are the pairs of one page (the key) on their way to
+// orientation, merged per page (bundleMerge): for each pair, the other
+// page's key and the Jaccard, and from the first join on, the other page's
+// rank.
+type pairEnds struct {
+	Other   []string
+	Jaccard []float64
+	Rank    []string
 }
 
-// pairEnds keys a pair by its first document.
-func pairEnds(p PairRecord, emit func(string, pairEnd)) {
-	emit(p.A().ID(), pairEnd{Other: p.B().ID(), Jaccard: p.Jaccard})
+// pairEndsFn keys each pair by its first document.
+type pairEndsFn struct {
+	Limit int // bytes held before emitting; mergeBytes when 0 (tests)
+
+	merge bundleMerge[pairEnds]
 }
 
-// orientAFn attaches the first page to each of its pair ends and sends them
-// to the second page.
-type orientAFn struct{}
+func (fn *pairEndsFn) StartBundle(func(string, pairEnds)) { fn.merge.reset() }
 
-func (*orientAFn) ProcessElement(key string, pages func(*Page) bool, ends func(*pairEnd) bool, emit func(string, pairEnd)) error {
+func (fn *pairEndsFn) ProcessElement(p PairRecord, emit func(string, pairEnds)) {
+	fn.merge.limit = fn.Limit
+	b := p.B().ID()
+	if fn.merge.add(p.A().ID(), len(b)+40, func(e *pairEnds) {
+		e.Other, e.Jaccard = append(e.Other, b), append(e.Jaccard, p.Jaccard)
+	}) {
+		fn.merge.flush(emit)
+	}
+}
+
+func (fn *pairEndsFn) FinishBundle(emit func(string, pairEnds)) { fn.merge.flush(emit) }
+
+// orientAFn attaches the first page's rank to each of its pairs and sends
+// them to the second page.
+type orientAFn struct {
+	Limit int
+
+	merge bundleMerge[pairEnds]
+}
+
+func (fn *orientAFn) StartBundle(func(string, pairEnds)) { fn.merge.reset() }
+
+func (fn *orientAFn) ProcessElement(key string, pages func(*Page) bool, ends func(*pairEnds) bool, emit func(string, pairEnds)) error {
+	fn.merge.limit = fn.Limit
 	var p Page
 	have := pages(&p)
-	var e pairEnd
+	var e pairEnds
 	for ends(&e) {
 		if !have {
 			return fmt.Errorf("decide: pair with %x, which reached no decision", key)
 		}
-		emit(e.Other, pairEnd{Other: key, Jaccard: e.Jaccard, Rank: p.Rank})
+		for i, other := range e.Other {
+			j := e.Jaccard[i]
+			if fn.merge.add(other, len(key)+56, func(b *pairEnds) {
+				b.Other, b.Jaccard, b.Rank = append(b.Other, key), append(b.Jaccard, j), append(b.Rank, p.Rank)
+			}) {
+				fn.merge.flush(emit)
+			}
+		}
+		e = pairEnds{}
 	}
 	return nil
 }
 
-// orientBFn orients each pair of the second page by rank.
-type orientBFn struct{}
+func (fn *orientAFn) FinishBundle(emit func(string, pairEnds)) { fn.merge.flush(emit) }
 
-func (*orientBFn) ProcessElement(key string, pages func(*Page) bool, ends func(*pairEnd) bool, emit func(string, Edge)) error {
+// orientBFn orients each pair of the second page by rank and adds it to the
+// Adjacency of its higher page.
+type orientBFn struct {
+	Limit int
+
+	merge bundleMerge[Adjacency]
+}
+
+func (fn *orientBFn) StartBundle(func(string, Adjacency)) { fn.merge.reset() }
+
+func (fn *orientBFn) ProcessElement(key string, pages func(*Page) bool, ends func(*pairEnds) bool, emit func(string, Adjacency)) error {
+	fn.merge.limit = fn.Limit
 	var b Page
 	have := pages(&b)
-	var e pairEnd
+	var e pairEnds
 	for ends(&e) {
 		if !have {
 			return fmt.Errorf("decide: pair with %x, which reached no decision", key)
 		}
-		hiRank, loRank, hiKey, loKey := e.Rank, b.Rank, e.Other, key
-		if loRank < hiRank {
-			hiRank, loRank, hiKey, loKey = loRank, hiRank, loKey, hiKey
+		for i, other := range e.Other {
+			hiRank, loRank, hiKey, loKey := e.Rank[i], b.Rank, other, key
+			if loRank < hiRank {
+				hiRank, loRank, hiKey, loKey = loRank, hiRank, loKey, hiKey
+			}
+			if hiRank == loRank {
+				return fmt.Errorf("decide: pages %x and %x have the same rank", hiKey, loKey)
+			}
+			j := e.Jaccard[i]
+			if fn.merge.add(hiKey, len(loKey)+40, func(a *Adjacency) {
+				a.HiRank, a.Lo, a.Jaccard = hiRank, append(a.Lo, loKey), append(a.Jaccard, j)
+			}) {
+				fn.merge.flush(emit)
+			}
 		}
-		if hiRank == loRank {
-			return fmt.Errorf("decide: pages %x and %x have the same rank", hiKey, loKey)
-		}
-		emit(hiKey, Edge{Hi: hiKey, Lo: loKey, HiRank: hiRank, Jaccard: e.Jaccard})
+		e = pairEnds{}
 	}
 	return nil
 }
 
-// roundMsg tells the lower page of Edge the state its higher page had at
-// the start of the round (Keep or Undecided; a dropped page tells nothing).
-type roundMsg struct {
-	State uint8
-	Edge  Edge
-}
+func (fn *orientBFn) FinishBundle(emit func(string, Adjacency)) { fn.merge.flush(emit) }
 
-// broadcastFn is the first join of a round, keyed by the higher page: it
-// sends the page's state along each of its remaining edges.
-type broadcastFn struct{}
-
-func (*broadcastFn) ProcessElement(key string, states func(*PageState) bool, adjs func(*Adjacency) bool, emit func(string, roundMsg)) error {
-	var st PageState
-	have := states(&st)
-	var a Adjacency
-	for adjs(&a) {
-		if !have {
-			return fmt.Errorf("decide: edge from %x, which is not in the rounds", key)
-		}
-		if s := match.State(st.State); s == match.Keep || s == match.Undecided {
-			a.each(key, func(e Edge) { emit(e.Lo, roundMsg{State: st.State, Edge: e}) })
-		}
-		a = Adjacency{}
+// packAdjacency joins the Adjacency parts of one higher page into one.
+func packAdjacency(key string, parts func(*Adjacency) bool, emit func(string, Adjacency)) {
+	var a, p Adjacency
+	for parts(&p) {
+		a.HiRank = p.HiRank
+		a.Lo = append(a.Lo, p.Lo...)
+		a.Jaccard = append(a.Jaccard, p.Jaccard...)
+		p = Adjacency{}
 	}
-	return nil
+	emit(key, a)
 }
 
 // each calls fn with every edge of a, whose higher page is hi.
@@ -420,67 +470,122 @@ func (a Adjacency) each(hi string, fn func(Edge)) {
 	}
 }
 
-// packAdjacency gathers the edges of one higher page into its Adjacency.
-func packAdjacency(key string, edges func(*Edge) bool, emit func(string, Adjacency)) {
-	var a Adjacency
-	var e Edge
-	for edges(&e) {
-		a.HiRank = e.HiRank
-		a.Lo = append(a.Lo, e.Lo)
-		a.Jaccard = append(a.Jaccard, e.Jaccard)
-	}
-	emit(key, a)
+// lowerKeys is the edges of the rounds: a higher page's lower pages.
+func lowerKeys(hi string, a Adjacency) (string, []string) { return hi, a.Lo }
+
+// roundMsg is what a page (the key) learns in a round from its
+// higher-priority neighbours, merged per page (bundleMerge): whether one of
+// them is kept and, if none is, the keys of those still undecided. A
+// dropped neighbour tells nothing.
+type roundMsg struct {
+	SawKeep bool
+	Waiting []string
 }
+
+// add merges m into r.
+func (r *roundMsg) add(m roundMsg) {
+	switch {
+	case r.SawKeep:
+	case m.SawKeep:
+		r.SawKeep, r.Waiting = true, nil
+	default:
+		r.Waiting = append(r.Waiting, m.Waiting...)
+	}
+}
+
+// broadcastFn is the first join of a round, keyed by the higher page: it
+// tells each of the page's remaining lower pages its state (Keep or
+// Undecided).
+type broadcastFn struct {
+	Limit int
+
+	merge bundleMerge[roundMsg]
+}
+
+func (fn *broadcastFn) StartBundle(func(string, roundMsg)) { fn.merge.reset() }
+
+func (fn *broadcastFn) ProcessElement(key string, states func(*PageState) bool, lows func(*[]string) bool, emit func(string, roundMsg)) error {
+	fn.merge.limit = fn.Limit
+	var st PageState
+	have := states(&st)
+	var lo []string
+	for lows(&lo) {
+		if !have {
+			return fmt.Errorf("decide: edge from %x, which is not in the rounds", key)
+		}
+		m := roundMsg{Waiting: []string{key}}
+		switch match.State(st.State) {
+		case match.Keep:
+			m = roundMsg{SawKeep: true}
+		case match.Drop:
+			lo = nil
+		}
+		for _, l := range lo {
+			if fn.merge.add(l, len(key)+16, func(r *roundMsg) { r.add(m) }) {
+				fn.merge.flush(emit)
+			}
+		}
+		lo = nil
+	}
+	return nil
+}
+
+func (fn *broadcastFn) FinishBundle(emit func(string, roundMsg)) { fn.merge.flush(emit) }
 
 // stepFn is the second join of a round, keyed by the page: a page decided
 // in the previous round (it has now told its neighbours) leaves on final; an
 // undecided page takes match.Step and stays in the rounds (next), and while
 // it stays undecided the edges from its undecided higher neighbours stay
-// active (carry, keyed by the higher page).
-type stepFn struct{}
+// active (carry, keyed by the higher page and merged per higher page).
+type stepFn struct {
+	Limit int
 
-func (*stepFn) ProcessElement(key string, states func(*PageState) bool, msgs func(*roundMsg) bool, next func(string, PageState), carry func(string, Adjacency), final func(string, PageState)) error {
+	merge bundleMerge[[]string]
+}
+
+func (fn *stepFn) StartBundle(func(string, PageState), func(string, []string), func(string, PageState)) {
+	fn.merge.reset()
+}
+
+func (fn *stepFn) ProcessElement(key string, states func(*PageState) bool, msgs func(*roundMsg) bool, next func(string, PageState), carry func(string, []string), final func(string, PageState)) error {
+	fn.merge.limit = fn.Limit
 	var st PageState
 	if !states(&st) {
 		return fmt.Errorf("decide: message to %x, which is not in the rounds", key)
 	}
-	var m roundMsg
+	in, m := roundMsg{}, roundMsg{}
+	for msgs(&m) {
+		in.add(m)
+		m = roundMsg{}
+	}
 	if match.State(st.State) != match.Undecided {
-		for msgs(&m) {
-		}
 		final(key, st)
 		return nil
 	}
-	var sawKeep bool
-	var waiting []Edge
-	for msgs(&m) {
-		switch match.State(m.State) {
-		case match.Keep:
-			sawKeep, waiting = true, nil
-		case match.Undecided:
-			if !sawKeep {
-				waiting = append(waiting, m.Edge)
-			}
-		}
-	}
-	st.State = uint8(match.Step(sawKeep, len(waiting) > 0))
+	st.State = uint8(match.Step(in.SawKeep, len(in.Waiting) > 0))
 	next(key, st)
 	if match.State(st.State) == match.Undecided {
-		for _, e := range waiting {
-			carry(e.Hi, Adjacency{HiRank: e.HiRank, Lo: []string{e.Lo}, Jaccard: []float64{e.Jaccard}})
+		for _, hi := range in.Waiting {
+			if fn.merge.add(hi, len(key)+16, func(lo *[]string) { *lo = append(*lo, key) }) {
+				fn.merge.flush(carry)
+			}
 		}
 	}
 	return nil
 }
 
+func (fn *stepFn) FinishBundle(_ func(string, PageState), carry func(string, []string), _ func(string, PageState)) {
+	fn.merge.flush(carry)
+}
+
 // residualItem is a page still undecided after the rounds: its rank,
-// whether a kept higher neighbour drops it, and its undecided higher
-// neighbours (with ranks).
+// whether a kept higher neighbour drops it, and the keys of its undecided
+// higher neighbours.
 type residualItem struct {
 	Key     string
 	Rank    string
 	SawKeep bool
-	Higher  []Edge
+	Higher  []string
 }
 
 // tailFn ends the rounds: pages decided leave on final, undecided ones go
@@ -492,23 +597,16 @@ func (*tailFn) ProcessElement(key string, states func(*PageState) bool, msgs fun
 	if !states(&st) {
 		return fmt.Errorf("decide: message to %x, which is not in the rounds", key)
 	}
-	var m roundMsg
+	in, m := roundMsg{}, roundMsg{}
+	for msgs(&m) {
+		in.add(m)
+		m = roundMsg{}
+	}
 	if match.State(st.State) != match.Undecided {
-		for msgs(&m) {
-		}
 		final(key, st)
 		return nil
 	}
-	it := residualItem{Key: key, Rank: st.Rank}
-	for msgs(&m) {
-		switch match.State(m.State) {
-		case match.Keep:
-			it.SawKeep = true
-		case match.Undecided:
-			it.Higher = append(it.Higher, m.Edge)
-		}
-	}
-	residual(0, it)
+	residual(0, residualItem{Key: key, Rank: st.Rank, SawKeep: in.SawKeep, Higher: in.Waiting})
 	return nil
 }
 
@@ -543,12 +641,12 @@ func (*residualFn) ProcessElement(ctx context.Context, _ int, items func(*residu
 	}
 	var pairs []match.Pair
 	for i, it := range all {
-		for _, e := range it.Higher {
-			j, ok := index[e.Hi]
+		for _, hi := range it.Higher {
+			j, ok := index[hi]
 			if !ok {
-				return fmt.Errorf("decide: residual page %x has an undecided neighbour %x outside the residual", it.Key, e.Hi)
+				return fmt.Errorf("decide: residual page %x has an undecided neighbour %x outside the residual", it.Key, hi)
 			}
-			pairs = append(pairs, match.Pair{A: min(i, j), B: max(i, j), Jaccard: e.Jaccard})
+			pairs = append(pairs, match.Pair{A: min(i, j), B: max(i, j)})
 		}
 	}
 	match.ResolveResidual(ranks, pairs, states)
@@ -560,10 +658,18 @@ func (*residualFn) ProcessElement(ctx context.Context, _ int, items func(*residu
 	return nil
 }
 
-// keptNeighboursFn sends every edge of a kept page to the lower page.
-type keptNeighboursFn struct{}
+// keptNeighboursFn sends every edge of a kept page to the lower page,
+// keeping per lower page (bundleMerge) only the edge of highest priority.
+type keptNeighboursFn struct {
+	Limit int
 
-func (*keptNeighboursFn) ProcessElement(key string, states func(*PageState) bool, adjs func(*Adjacency) bool, emit func(string, Edge)) error {
+	merge bundleMerge[Edge]
+}
+
+func (fn *keptNeighboursFn) StartBundle(func(string, Edge)) { fn.merge.reset() }
+
+func (fn *keptNeighboursFn) ProcessElement(key string, states func(*PageState) bool, adjs func(*Adjacency) bool, emit func(string, Edge)) error {
+	fn.merge.limit = fn.Limit
 	var st PageState
 	have := states(&st)
 	var a Adjacency
@@ -572,12 +678,22 @@ func (*keptNeighboursFn) ProcessElement(key string, states func(*PageState) bool
 			return fmt.Errorf("decide: edge from %x, which has no final state", key)
 		}
 		if match.State(st.State) == match.Keep {
-			a.each(key, func(e Edge) { emit(e.Lo, e) })
+			a.each(key, func(e Edge) {
+				if fn.merge.add(e.Lo, 40, func(best *Edge) {
+					if best.Hi == "" || e.HiRank < best.HiRank {
+						*best = e
+					}
+				}) {
+					fn.merge.flush(emit)
+				}
+			})
 		}
 		a = Adjacency{}
 	}
 	return nil
 }
+
+func (fn *keptNeighboursFn) FinishBundle(emit func(string, Edge)) { fn.merge.flush(emit) }
 
 // decideFn writes the decisions of one node of the pair graph (an
 // exact-copy group, keyed by its representative): its best-ranked member

@@ -1,0 +1,60 @@
+package transforms
+
+// Per-key merging within a bundle (issue 12): a combiner lifted by hand into
+// the DoFn that makes the values. Decide sends one message per edge of the
+// pair graph; merged per destination page before the shuffle, a stage
+// shuffles about one element per page and bundle instead of one per edge.
+// Beam's CombinePerKey would not do this on the direct runner, which does
+// not lift combiners and holds every element it groups at about 170 bytes
+// (docs/design.md); distributed runners get fewer, larger shuffle elements
+// too.
+
+// mergeBytes is how many bytes (estimated by the callers) a bundleMerge
+// holds before it emits its values.
+const mergeBytes = 64 << 20
+
+// bundleMerge holds one value per key, merging the values a DoFn makes for
+// the same key, until it is flushed: when it holds mergeBytes (Limit in
+// tests) and at the end of each bundle. What a key receives downstream is
+// then one or more merged values, which the consumer merges again.
+type bundleMerge[V any] struct {
+	m     map[string]*V
+	size  int
+	limit int
+}
+
+// add merges into key's value with merge (called on the zero V for a new
+// key) and counts size bytes. It reports whether the merge is full and
+// should be flushed.
+func (b *bundleMerge[V]) add(key string, size int, merge func(*V)) bool {
+	if b.m == nil {
+		b.m = make(map[string]*V)
+	}
+	v, ok := b.m[key]
+	if !ok {
+		v = new(V)
+		b.m[key] = v
+		size += len(key) + 48
+	}
+	merge(v)
+	b.size += size
+	limit := b.limit
+	if limit <= 0 {
+		limit = mergeBytes
+	}
+	return b.size >= limit
+}
+
+// flush emits every value held and empties the merge.
+func (b *bundleMerge[V]) flush(emit func(string, V)) {
+	for k, v := range b.m {
+		emit(k, *v)
+	}
+	b.reset()
+}
+
+// reset drops every value held (StartBundle: a failed bundle's values are
+// made again by its retry).
+func (b *bundleMerge[V]) reset() {
+	b.m, b.size = nil, 0
+}
