@@ -93,8 +93,8 @@ func TestTakenArticles(t *testing.T) {
 	}{
 		{"http://a.example/x?s=1", "suite/a", text, true},
 		{"http://a.example/x?s=2", "other/b", "unrelated words here and there in a row for sure", false}, // same URI
-		{"http://b.example/y", "suite/a", "", false},                                                   // same source key
-		{"http://c.example/z", "other-suite/a", "Breaking: " + text + " (agencies)", false},            // same core text
+		{"http://b.example/y", "suite/a", "", false},                                                     // same source key
+		{"http://c.example/z", "other-suite/a", "Breaking: " + text + " (agencies)", false},              // same core text
 		{"http://d.example/w", "suite/d", "The harbour authority closed the old pier after engineers found a crack in its pillars on Monday", true},
 		{"http://e.example/v", "suite/e", "", true},
 	} {
