@@ -2,8 +2,9 @@ package transforms
 
 // Per-key merging within a bundle (issue 12): a combiner lifted by hand into
 // the DoFn that makes the values. Decide sends one message per edge of the
-// pair graph; merged per destination page before the shuffle, a stage
-// shuffles about one element per page and bundle instead of one per edge.
+// pair graph, DropSharedBlocks one per block occurrence; merged per
+// destination key before the shuffle, a stage shuffles about one element
+// per key and bundle instead.
 // Beam's CombinePerKey would not do this on the direct runner, which does
 // not lift combiners and holds every element it groups at about 170 bytes
 // (docs/design.md); distributed runners get fewer, larger shuffle elements
@@ -17,24 +18,24 @@ const mergeBytes = 64 << 20
 // the same key, until it is flushed: when it holds mergeBytes (Limit in
 // tests) and at the end of each bundle. What a key receives downstream is
 // then one or more merged values, which the consumer merges again.
-type bundleMerge[V any] struct {
-	m     map[string]*V
+type bundleMerge[K comparable, V any] struct {
+	m     map[K]*V
 	size  int
 	limit int
 }
 
 // add merges into key's value with merge (called on the zero V for a new
-// key) and counts size bytes. It reports whether the merge is full and
-// should be flushed.
-func (b *bundleMerge[V]) add(key string, size int, merge func(*V)) bool {
+// key) and counts size bytes (what merge adds; a new key counts 64 more).
+// It reports whether the merge is full and should be flushed.
+func (b *bundleMerge[K, V]) add(key K, size int, merge func(*V)) bool {
 	if b.m == nil {
-		b.m = make(map[string]*V)
+		b.m = make(map[K]*V)
 	}
 	v, ok := b.m[key]
 	if !ok {
 		v = new(V)
 		b.m[key] = v
-		size += len(key) + 48
+		size += 64
 	}
 	merge(v)
 	b.size += size
@@ -46,7 +47,7 @@ func (b *bundleMerge[V]) add(key string, size int, merge func(*V)) bool {
 }
 
 // flush emits every value held and empties the merge.
-func (b *bundleMerge[V]) flush(emit func(string, V)) {
+func (b *bundleMerge[K, V]) flush(emit func(K, V)) {
 	for k, v := range b.m {
 		emit(k, *v)
 	}
@@ -55,6 +56,6 @@ func (b *bundleMerge[V]) flush(emit func(string, V)) {
 
 // reset drops every value held (StartBundle: a failed bundle's values are
 // made again by its retry).
-func (b *bundleMerge[V]) reset() {
+func (b *bundleMerge[K, V]) reset() {
 	b.m, b.size = nil, 0
 }

@@ -359,7 +359,7 @@ type pairEnds struct {
 type pairEndsFn struct {
 	Limit int // bytes held before emitting; mergeBytes when 0 (tests)
 
-	merge bundleMerge[pairEnds]
+	merge bundleMerge[string, pairEnds]
 }
 
 func (fn *pairEndsFn) StartBundle(func(string, pairEnds)) { fn.merge.reset() }
@@ -367,7 +367,7 @@ func (fn *pairEndsFn) StartBundle(func(string, pairEnds)) { fn.merge.reset() }
 func (fn *pairEndsFn) ProcessElement(p PairRecord, emit func(string, pairEnds)) {
 	fn.merge.limit = fn.Limit
 	b := p.B().ID()
-	if fn.merge.add(p.A().ID(), len(b)+40, func(e *pairEnds) {
+	if fn.merge.add(p.A().ID(), len(b)+56, func(e *pairEnds) {
 		e.Other, e.Jaccard = append(e.Other, b), append(e.Jaccard, p.Jaccard)
 	}) {
 		fn.merge.flush(emit)
@@ -381,7 +381,7 @@ func (fn *pairEndsFn) FinishBundle(emit func(string, pairEnds)) { fn.merge.flush
 type orientAFn struct {
 	Limit int
 
-	merge bundleMerge[pairEnds]
+	merge bundleMerge[string, pairEnds]
 }
 
 func (fn *orientAFn) StartBundle(func(string, pairEnds)) { fn.merge.reset() }
@@ -397,7 +397,7 @@ func (fn *orientAFn) ProcessElement(key string, pages func(*Page) bool, ends fun
 		}
 		for i, other := range e.Other {
 			j := e.Jaccard[i]
-			if fn.merge.add(other, len(key)+56, func(b *pairEnds) {
+			if fn.merge.add(other, len(key)+72, func(b *pairEnds) {
 				b.Other, b.Jaccard, b.Rank = append(b.Other, key), append(b.Jaccard, j), append(b.Rank, p.Rank)
 			}) {
 				fn.merge.flush(emit)
@@ -415,7 +415,7 @@ func (fn *orientAFn) FinishBundle(emit func(string, pairEnds)) { fn.merge.flush(
 type orientBFn struct {
 	Limit int
 
-	merge bundleMerge[Adjacency]
+	merge bundleMerge[string, Adjacency]
 }
 
 func (fn *orientBFn) StartBundle(func(string, Adjacency)) { fn.merge.reset() }
@@ -499,7 +499,7 @@ func (r *roundMsg) add(m roundMsg) {
 type broadcastFn struct {
 	Limit int
 
-	merge bundleMerge[roundMsg]
+	merge bundleMerge[string, roundMsg]
 }
 
 func (fn *broadcastFn) StartBundle(func(string, roundMsg)) { fn.merge.reset() }
@@ -540,7 +540,7 @@ func (fn *broadcastFn) FinishBundle(emit func(string, roundMsg)) { fn.merge.flus
 type stepFn struct {
 	Limit int
 
-	merge bundleMerge[[]string]
+	merge bundleMerge[string, []string]
 }
 
 func (fn *stepFn) StartBundle(func(string, PageState), func(string, []string), func(string, PageState)) {
@@ -663,7 +663,7 @@ func (*residualFn) ProcessElement(ctx context.Context, _ int, items func(*residu
 type keptNeighboursFn struct {
 	Limit int
 
-	merge bundleMerge[Edge]
+	merge bundleMerge[string, Edge]
 }
 
 func (fn *keptNeighboursFn) StartBundle(func(string, Edge)) { fn.merge.reset() }

@@ -16,15 +16,15 @@ func init() {
 	beam.RegisterType(reflect.TypeOf((*dedup.BlockCount)(nil)).Elem())
 	register.Function2x1[dedup.BlockCount, dedup.BlockCount, dedup.BlockCount](addBlockCounts)
 	register.DoFn2x0[Doc, func(uint64, dedup.BlockCount)](&blockCountsFn{})
-	register.DoFn2x0[Doc, func(uint64, string)](&blockRefsFn{})
+	register.DoFn2x0[Doc, func(uint64, []string)](&blockRefsFn{})
 	register.DoFn2x0[Doc, func(string, Doc)](&keyDocFn{})
-	register.DoFn5x0[context.Context, uint64, func(*string) bool, func(*dedup.BlockCount) bool, func(string, uint64)](&SharedBlockFn{})
+	register.DoFn5x0[context.Context, uint64, func(*[]string) bool, func(*dedup.BlockCount) bool, func(string, uint64)](&SharedBlockFn{})
 	register.DoFn6x1[context.Context, string, func(*Doc) bool, func(*uint64) bool, func(Doc), func(int), error](&ResolveBlocksFn{})
 	register.Emitter2[uint64, dedup.BlockCount]()
-	register.Emitter2[uint64, string]()
+	register.Emitter2[uint64, []string]()
 	register.Emitter2[string, uint64]()
 	register.Iter1[dedup.BlockCount]()
-	register.Iter1[string]()
+	register.Iter1[[]string]()
 	register.Iter1[uint64]()
 }
 
@@ -45,7 +45,9 @@ const StatSharedSignatures = "shared_block_signatures"
 // document's vector. The counts per block hash are summed with a combiner;
 // the verdict reaches the documents by two joins (CoGroupByKey on the
 // block hash, then on the document's fixed-size warc.Ref.ID), so no worker
-// holds more than one block's references or one document. With
+// holds more than one block's references or one document. Counts and
+// references are merged per block hash where they are made (bundleMerge).
+// With
 // p.SharedBlockPages 0 the documents have no blocks and pass unchanged.
 // The result equals dedup.DropSharedBlocks on the same documents. st gets
 // the signatures dropped (StatSharedSignatures).
@@ -65,28 +67,47 @@ func DropSharedBlocks(s beam.Scope, st *Stats, docs beam.PCollection, p config.P
 
 func addBlockCounts(a, b dedup.BlockCount) dedup.BlockCount { return a.Add(b) }
 
-// blockCountsFn emits each block of a document with its count (dedup.Count).
-type blockCountsFn struct{}
+// blockCountsFn emits each block of a document with its count
+// (dedup.Count), summed per block hash within a bundle.
+type blockCountsFn struct {
+	merge bundleMerge[uint64, dedup.BlockCount]
+}
 
-func (*blockCountsFn) ProcessElement(d Doc, emit func(uint64, dedup.BlockCount)) {
+func (fn *blockCountsFn) StartBundle(func(uint64, dedup.BlockCount)) { fn.merge.reset() }
+
+func (fn *blockCountsFn) ProcessElement(d Doc, emit func(uint64, dedup.BlockCount)) {
 	ctx := dedup.NewContexts(d.Blocks)
 	for _, b := range d.Blocks {
-		emit(b.Hash, dedup.Count(b, ctx.Of(b.Hash)))
+		c := dedup.Count(b, ctx.Of(b.Hash))
+		if fn.merge.add(b.Hash, 8*(len(c.Contexts)+len(c.All)), func(sum *dedup.BlockCount) { *sum = sum.Add(c) }) {
+			fn.merge.flush(emit)
+		}
 	}
 }
 
-// blockRefsFn emits (block hash, document ID) for each block of a document.
-type blockRefsFn struct{}
+func (fn *blockCountsFn) FinishBundle(emit func(uint64, dedup.BlockCount)) { fn.merge.flush(emit) }
 
-func (*blockRefsFn) ProcessElement(d Doc, emit func(uint64, string)) {
+// blockRefsFn emits the IDs of the documents that have each block, keyed by
+// the block hash and gathered per hash within a bundle.
+type blockRefsFn struct {
+	merge bundleMerge[uint64, []string]
+}
+
+func (fn *blockRefsFn) StartBundle(func(uint64, []string)) { fn.merge.reset() }
+
+func (fn *blockRefsFn) ProcessElement(d Doc, emit func(uint64, []string)) {
 	if len(d.Blocks) == 0 {
 		return
 	}
 	id := d.ID()
 	for _, b := range d.Blocks {
-		emit(b.Hash, id)
+		if fn.merge.add(b.Hash, 16, func(ids *[]string) { *ids = append(*ids, id) }) {
+			fn.merge.flush(emit)
+		}
 	}
 }
+
+func (fn *blockRefsFn) FinishBundle(emit func(uint64, []string)) { fn.merge.flush(emit) }
 
 // keyDocFn keys a document by its fixed-size warc.Ref.ID.
 type keyDocFn struct{}
@@ -101,7 +122,7 @@ type SharedBlockFn struct {
 }
 
 // ProcessElement judges one block.
-func (fn *SharedBlockFn) ProcessElement(ctx context.Context, hash uint64, docs func(*string) bool, counts func(*dedup.BlockCount) bool, emit func(string, uint64)) {
+func (fn *SharedBlockFn) ProcessElement(ctx context.Context, hash uint64, docs func(*[]string) bool, counts func(*dedup.BlockCount) bool, emit func(string, uint64)) {
 	var total, c dedup.BlockCount
 	for counts(&c) {
 		total = total.Add(c)
@@ -110,9 +131,12 @@ func (fn *SharedBlockFn) ProcessElement(ctx context.Context, hash uint64, docs f
 		return
 	}
 	sharedBlocksFound.Inc(ctx, 1)
-	var id string
-	for docs(&id) {
-		emit(id, hash)
+	var ids []string
+	for docs(&ids) {
+		for _, id := range ids {
+			emit(id, hash)
+		}
+		ids = nil
 	}
 }
 
