@@ -184,9 +184,25 @@ func (a *takenArticles) take(uri, source, core string) bool {
 }
 
 // wordShingles returns the distinct hashes (FNV-1a) of the k-word runs of
-// text, words being maximal runs of letters and digits, lower-cased.
+// text, words being maximal runs of letters and digits, lower-cased, and
+// every Han, kana or Hangul character on its own (scripts written without
+// spaces, whose runs would be whole clauses).
 func wordShingles(text string, k int) []uint64 {
-	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	var words []string
+	lower := strings.ToLower(text) + " "
+	start := -1
+	for i, r := range lower {
+		ideo := unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+		if start >= 0 && (ideo || (!unicode.IsLetter(r) && !unicode.IsDigit(r))) {
+			words, start = append(words, lower[start:i]), -1
+		}
+		switch {
+		case ideo:
+			words = append(words, string(r))
+		case start < 0 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			start = i
+		}
+	}
 	set := map[uint64]bool{}
 	for i := 0; i+k <= len(words); i++ {
 		h := fnv.New64a()

@@ -13,7 +13,7 @@ import (
 // the same core article, though the two gold sets hold some articles under
 // different source keys (La Nación's Mapuche column is readability/la-nacion
 // in the dev set and go-readability/la-nacion, transplanted into an Ubuntu
-// guide page, in goldset-ml).
+// guide page, in goldset-ml; likewise a Chinese story of Guangming Daily).
 func TestSkewedCrawlArticlesDistinct(t *testing.T) {
 	mlDir := filepath.Join(goldDir, "..", "goldset-ml")
 	sources := [][2]string{
@@ -42,10 +42,15 @@ func TestSkewedCrawlArticlesDistinct(t *testing.T) {
 	for _, r := range truth.Records {
 		uris[r.URI] = true
 	}
-	const dev, ml = "http://www.lanacion.com.ar/2089096-una-solucion-no-violenta-para-la-cuestion-mapuche",
-		"https://packaging.ubuntu.com/html/es/una-solucion-no-violenta-para-la-cuestion-mapuche-828351.html"
-	if !uris[dev] || uris[ml] {
-		t.Errorf("La Nación's column: dev-set page taken %v, goldset-ml transplant taken %v; want only the first", uris[dev], uris[ml])
+	for _, c := range []struct{ what, dev, ml string }{
+		{"La Nación's column", "http://www.lanacion.com.ar/2089096-una-solucion-no-violenta-para-la-cuestion-mapuche",
+			"https://packaging.ubuntu.com/html/es/una-solucion-no-violenta-para-la-cuestion-mapuche-828351.html"},
+		{"Guangming Daily's story (Chinese, no spaces)", "http://gmw.readability.invalid/",
+			"https://lilypond.org/doc/v2.24/Documentation/web/story-402491.html"},
+	} {
+		if !uris[c.dev] || uris[c.ml] {
+			t.Errorf("%s: dev-set page taken %v, goldset-ml transplant taken %v; want only the first", c.what, uris[c.dev], uris[c.ml])
+		}
 	}
 
 	// Every pair of taken articles, by the core texts of both sets.
@@ -97,6 +102,8 @@ func TestTakenArticles(t *testing.T) {
 		{"http://c.example/z", "other-suite/a", "Breaking: " + text + " (agencies)", false},              // same core text
 		{"http://d.example/w", "suite/d", "The harbour authority closed the old pier after engineers found a crack in its pillars on Monday", true},
 		{"http://e.example/v", "suite/e", "", true},
+		{"http://f.example/zh", "suite/f", "光明日报记者今天报道，新的高速铁路线路正式开通运营，沿线城市居民出行更加方便。", true},
+		{"http://g.example/zh", "other-suite/f", "新的高速铁路线路正式开通运营，沿线城市居民出行更加方便。", false}, // same clauses, no spaces
 	} {
 		if got := a.take(c.uri, c.source, c.core); got != c.want {
 			t.Errorf("take(%s, %s): %v, want %v", c.uri, c.source, got, c.want)
