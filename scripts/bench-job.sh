@@ -2,7 +2,9 @@
 # bench-job.sh: the job-level benchmarks of issue 12 (docs/benchmarks.md,
 # "Job cost"), each figure from one run on this machine:
 #   gold    both dev gold sets together: gunzip CPU, the direct job's CPU and
-#           peak RSS, the in-process runner's (ndd-eval inprocess) CPU and RSS
+#           peak RSS, the in-process runner's (ndd-eval inprocess) CPU and RSS,
+#           extraction alone; $ROUNDS interleaved rounds (default 1), then
+#           the means and the issue's ratios
 #   skewed  the skewed crawl (ndd-eval skewed): the direct job's wall time,
 #           peak RSS and pairs, and its decisions scored (every copy group
 #           keeps one page, every distinct article is kept); bytes per pairs
@@ -23,7 +25,7 @@ go build -o "$dir/ndd-eval" ./cmd/ndd-eval
 measure() {
   local name=$1; shift
   /usr/bin/time -f "%U %S %M %e" -o "$dir/time.$$" "$@" > "$dir/$name.out" 2> "$dir/$name.err" || { cat "$dir/$name.err" >&2; return 1; }
-  awk -v n="$name" '{printf "%-28s %8.2f CPU-s %8.0f MB peak RSS %8.1f s wall\n", n, $1 + $2, $3 / 1024, $4}' "$dir/time.$$"
+  awk -v n="$name" '{printf "%-28s %8.2f CPU-s %8.0f MB peak RSS %8.1f s wall\n", n, $1 + $2, $3 / 1024, $4}' "$dir/time.$$" | tee -a "$dir/rounds.$$"
 }
 
 job() { # job NAME INPUT... : the direct job with default parameters (plus $JOB_FLAGS) into $dir/out-NAME
@@ -47,10 +49,20 @@ for what in "${@:-gold skewed}"; do
     case $w in
     gold)
       gold=("$shared/goldset/gold.warc.gz" "$shared/goldset-ml/gold.warc.gz")
-      measure "gunzip both gold sets" sh -c "gzip -dc ${gold[*]} > /dev/null"
-      job gold "${gold[@]}"
-      measure "in-process both gold sets" "$dir/ndd-eval" inprocess "${gold[@]}"
-      measure "extraction only (in-process)" "$dir/ndd-eval" inprocess --extract-only "${gold[@]}"
+      rm -f "$dir/rounds.$$"
+      for _ in $(seq "${ROUNDS:-1}"); do
+        measure "gunzip both gold sets" sh -c "gzip -dc ${gold[*]} > /dev/null"
+        job gold "${gold[@]}"
+        measure "in-process both gold sets" "$dir/ndd-eval" inprocess "${gold[@]}"
+        measure "extraction only (in-process)" "$dir/ndd-eval" inprocess --extract-only "${gold[@]}"
+      done
+      # means over the rounds, and the targets' ratios of the means
+      awk '{name = substr($0, 1, 28); sub(/ +$/, "", name); cpu[name] += $(NF - 8); n[name]++}
+        END {for (k in cpu) m[k] = cpu[k] / n[k]
+          g = m["gunzip both gold sets"]; d = m["direct gold"]; p = m["in-process both gold sets"]; e = m["extraction only (in-process)"]
+          printf "means of %d rounds: gunzip %.2f, direct %.2f, in-process %.2f, extraction %.2f CPU-s\n", n["direct gold"], g, d, p, e
+          printf "direct/gunzip %.2f (target <= 3.5), direct/in-process %.2f (<= 1.5), after extraction/extraction %.2f (<= 0.5)\n", d / g, d / p, (d - e) / e}' "$dir/rounds.$$"
+      rm -f "$dir/rounds.$$"
       grep -o '"pairs": *[0-9]*\|"kept": *[0-9]*\|"largest_group": *[0-9]*' "$dir/out-gold/summary.json" | tr '\n' ' '; echo
       pairbytes gold
       JOB_FLAGS=--compression=gzip job gold-gzip "${gold[@]}"
