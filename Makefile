@@ -25,7 +25,8 @@ bench-go:
 	$(GO) test -run='^$$' -bench='$(BENCH)' -benchmem ./spotsig/ ./match/
 
 ## bench-job: the job on both gold sets against gunzip and the in-process runner, and on the skewed crawl
-## (JOBS="gold skewed scaled" adds the 16x perturbed gold set; scripts/bench-job.sh)
+## (JOBS="gold skewed scaled" adds the 16x perturbed gold set; ROUNDS=N repeats the gold-set rounds and
+## prints their means; scripts/bench-job.sh)
 JOBS ?= gold skewed
 bench-job:
 	scripts/bench-job.sh $(JOBS)

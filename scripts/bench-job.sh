@@ -18,6 +18,7 @@ cd "$(dirname "$0")/.."
 shared=${SHARED:-../shared/data}
 dir=${BENCH_DIR:-/tmp/ndd-bench}
 mkdir -p "$dir"
+trap 'rm -f "$dir/time.$$" "$dir/rounds.$$"' EXIT
 go build -o "$dir/ndd-beam" ./cmd/ndd-beam
 go build -o "$dir/ndd-eval" ./cmd/ndd-eval
 
