@@ -15,19 +15,30 @@ package transforms
 const mergeBytes = 64 << 20
 
 // bundleMerge holds one value per key, merging the values a DoFn makes for
-// the same key, until it is flushed: when it holds mergeBytes (Limit in
-// tests) and at the end of each bundle. What a key receives downstream is
-// then one or more merged values, which the consumer merges again.
+// the same key, until it is flushed: when it holds its limit (mergeBytes;
+// tests set less) and at the end of each bundle. What a key receives
+// downstream is then one or more merged values, which the consumer merges
+// again.
 type bundleMerge[K comparable, V any] struct {
 	m     map[K]*V
 	size  int
 	limit int
 }
 
+// start empties the merge and sets its limit in bytes (mergeBytes when
+// 0); DoFns call it in StartBundle, dropping what a failed bundle left (its
+// retry makes the values again).
+func (b *bundleMerge[K, V]) start(limit int) {
+	b.m, b.size, b.limit = nil, 0, limit
+	if b.limit <= 0 {
+		b.limit = mergeBytes
+	}
+}
+
 // add merges into key's value with merge (called on the zero V for a new
 // key) and counts size bytes (what merge adds; a new key counts 64 more).
-// It reports whether the merge is full and should be flushed.
-func (b *bundleMerge[K, V]) add(key K, size int, merge func(*V)) bool {
+// When the merge holds its limit, everything in it is emitted (flush).
+func (b *bundleMerge[K, V]) add(key K, size int, merge func(*V), emit func(K, V)) {
 	if b.m == nil {
 		b.m = make(map[K]*V)
 	}
@@ -38,12 +49,9 @@ func (b *bundleMerge[K, V]) add(key K, size int, merge func(*V)) bool {
 		size += 64
 	}
 	merge(v)
-	b.size += size
-	limit := b.limit
-	if limit <= 0 {
-		limit = mergeBytes
+	if b.size += size; b.size >= b.limit {
+		b.flush(emit)
 	}
-	return b.size >= limit
 }
 
 // flush emits every value held and empties the merge.
@@ -51,11 +59,5 @@ func (b *bundleMerge[K, V]) flush(emit func(K, V)) {
 	for k, v := range b.m {
 		emit(k, *v)
 	}
-	b.reset()
-}
-
-// reset drops every value held (StartBundle: a failed bundle's values are
-// made again by its retry).
-func (b *bundleMerge[K, V]) reset() {
 	b.m, b.size = nil, 0
 }

@@ -362,16 +362,13 @@ type pairEndsFn struct {
 	merge bundleMerge[string, pairEnds]
 }
 
-func (fn *pairEndsFn) StartBundle(func(string, pairEnds)) { fn.merge.reset() }
+func (fn *pairEndsFn) StartBundle(func(string, pairEnds)) { fn.merge.start(fn.Limit) }
 
 func (fn *pairEndsFn) ProcessElement(p PairRecord, emit func(string, pairEnds)) {
-	fn.merge.limit = fn.Limit
 	b := p.B().ID()
-	if fn.merge.add(p.A().ID(), len(b)+56, func(e *pairEnds) {
+	fn.merge.add(p.A().ID(), len(b)+56, func(e *pairEnds) {
 		e.Other, e.Jaccard = append(e.Other, b), append(e.Jaccard, p.Jaccard)
-	}) {
-		fn.merge.flush(emit)
-	}
+	}, emit)
 }
 
 func (fn *pairEndsFn) FinishBundle(emit func(string, pairEnds)) { fn.merge.flush(emit) }
@@ -384,10 +381,9 @@ type orientAFn struct {
 	merge bundleMerge[string, pairEnds]
 }
 
-func (fn *orientAFn) StartBundle(func(string, pairEnds)) { fn.merge.reset() }
+func (fn *orientAFn) StartBundle(func(string, pairEnds)) { fn.merge.start(fn.Limit) }
 
 func (fn *orientAFn) ProcessElement(key string, pages func(*Page) bool, ends func(*pairEnds) bool, emit func(string, pairEnds)) error {
-	fn.merge.limit = fn.Limit
 	var p Page
 	have := pages(&p)
 	var e pairEnds
@@ -397,11 +393,9 @@ func (fn *orientAFn) ProcessElement(key string, pages func(*Page) bool, ends fun
 		}
 		for i, other := range e.Other {
 			j := e.Jaccard[i]
-			if fn.merge.add(other, len(key)+72, func(b *pairEnds) {
+			fn.merge.add(other, len(key)+72, func(b *pairEnds) {
 				b.Other, b.Jaccard, b.Rank = append(b.Other, key), append(b.Jaccard, j), append(b.Rank, p.Rank)
-			}) {
-				fn.merge.flush(emit)
-			}
+			}, emit)
 		}
 		e = pairEnds{}
 	}
@@ -418,10 +412,9 @@ type orientBFn struct {
 	merge bundleMerge[string, Adjacency]
 }
 
-func (fn *orientBFn) StartBundle(func(string, Adjacency)) { fn.merge.reset() }
+func (fn *orientBFn) StartBundle(func(string, Adjacency)) { fn.merge.start(fn.Limit) }
 
 func (fn *orientBFn) ProcessElement(key string, pages func(*Page) bool, ends func(*pairEnds) bool, emit func(string, Adjacency)) error {
-	fn.merge.limit = fn.Limit
 	var b Page
 	have := pages(&b)
 	var e pairEnds
@@ -438,11 +431,9 @@ func (fn *orientBFn) ProcessElement(key string, pages func(*Page) bool, ends fun
 				return fmt.Errorf("decide: pages %x and %x have the same rank", hiKey, loKey)
 			}
 			j := e.Jaccard[i]
-			if fn.merge.add(hiKey, len(loKey)+40, func(a *Adjacency) {
+			fn.merge.add(hiKey, len(loKey)+40, func(a *Adjacency) {
 				a.HiRank, a.Lo, a.Jaccard = hiRank, append(a.Lo, loKey), append(a.Jaccard, j)
-			}) {
-				fn.merge.flush(emit)
-			}
+			}, emit)
 		}
 		e = pairEnds{}
 	}
@@ -502,10 +493,9 @@ type broadcastFn struct {
 	merge bundleMerge[string, roundMsg]
 }
 
-func (fn *broadcastFn) StartBundle(func(string, roundMsg)) { fn.merge.reset() }
+func (fn *broadcastFn) StartBundle(func(string, roundMsg)) { fn.merge.start(fn.Limit) }
 
 func (fn *broadcastFn) ProcessElement(key string, states func(*PageState) bool, lows func(*[]string) bool, emit func(string, roundMsg)) error {
-	fn.merge.limit = fn.Limit
 	var st PageState
 	have := states(&st)
 	var lo []string
@@ -521,9 +511,7 @@ func (fn *broadcastFn) ProcessElement(key string, states func(*PageState) bool, 
 			lo = nil
 		}
 		for _, l := range lo {
-			if fn.merge.add(l, len(key)+16, func(r *roundMsg) { r.add(m) }) {
-				fn.merge.flush(emit)
-			}
+			fn.merge.add(l, len(key)+16, func(r *roundMsg) { r.add(m) }, emit)
 		}
 		lo = nil
 	}
@@ -544,11 +532,10 @@ type stepFn struct {
 }
 
 func (fn *stepFn) StartBundle(func(string, PageState), func(string, []string), func(string, PageState)) {
-	fn.merge.reset()
+	fn.merge.start(fn.Limit)
 }
 
 func (fn *stepFn) ProcessElement(key string, states func(*PageState) bool, msgs func(*roundMsg) bool, next func(string, PageState), carry func(string, []string), final func(string, PageState)) error {
-	fn.merge.limit = fn.Limit
 	var st PageState
 	if !states(&st) {
 		return fmt.Errorf("decide: message to %x, which is not in the rounds", key)
@@ -566,9 +553,7 @@ func (fn *stepFn) ProcessElement(key string, states func(*PageState) bool, msgs 
 	next(key, st)
 	if match.State(st.State) == match.Undecided {
 		for _, hi := range in.Waiting {
-			if fn.merge.add(hi, len(key)+16, func(lo *[]string) { *lo = append(*lo, key) }) {
-				fn.merge.flush(carry)
-			}
+			fn.merge.add(hi, len(key)+16, func(lo *[]string) { *lo = append(*lo, key) }, carry)
 		}
 	}
 	return nil
@@ -666,10 +651,9 @@ type keptNeighboursFn struct {
 	merge bundleMerge[string, Edge]
 }
 
-func (fn *keptNeighboursFn) StartBundle(func(string, Edge)) { fn.merge.reset() }
+func (fn *keptNeighboursFn) StartBundle(func(string, Edge)) { fn.merge.start(fn.Limit) }
 
 func (fn *keptNeighboursFn) ProcessElement(key string, states func(*PageState) bool, adjs func(*Adjacency) bool, emit func(string, Edge)) error {
-	fn.merge.limit = fn.Limit
 	var st PageState
 	have := states(&st)
 	var a Adjacency
@@ -679,13 +663,11 @@ func (fn *keptNeighboursFn) ProcessElement(key string, states func(*PageState) b
 		}
 		if match.State(st.State) == match.Keep {
 			a.each(key, func(e Edge) {
-				if fn.merge.add(e.Lo, 40, func(best *Edge) {
+				fn.merge.add(e.Lo, 40, func(best *Edge) {
 					if best.Hi == "" || e.HiRank < best.HiRank {
 						*best = e
 					}
-				}) {
-					fn.merge.flush(emit)
-				}
+				}, emit)
 			})
 		}
 		a = Adjacency{}

@@ -73,15 +73,13 @@ type blockCountsFn struct {
 	merge bundleMerge[uint64, dedup.BlockCount]
 }
 
-func (fn *blockCountsFn) StartBundle(func(uint64, dedup.BlockCount)) { fn.merge.reset() }
+func (fn *blockCountsFn) StartBundle(func(uint64, dedup.BlockCount)) { fn.merge.start(0) }
 
 func (fn *blockCountsFn) ProcessElement(d Doc, emit func(uint64, dedup.BlockCount)) {
 	ctx := dedup.NewContexts(d.Blocks)
 	for _, b := range d.Blocks {
 		c := dedup.Count(b, ctx.Of(b.Hash))
-		if fn.merge.add(b.Hash, 8*(len(c.Contexts)+len(c.All)), func(sum *dedup.BlockCount) { *sum = sum.Add(c) }) {
-			fn.merge.flush(emit)
-		}
+		fn.merge.add(b.Hash, 8*(len(c.Contexts)+len(c.All)), func(sum *dedup.BlockCount) { *sum = sum.Add(c) }, emit)
 	}
 }
 
@@ -93,7 +91,7 @@ type blockRefsFn struct {
 	merge bundleMerge[uint64, []string]
 }
 
-func (fn *blockRefsFn) StartBundle(func(uint64, []string)) { fn.merge.reset() }
+func (fn *blockRefsFn) StartBundle(func(uint64, []string)) { fn.merge.start(0) }
 
 func (fn *blockRefsFn) ProcessElement(d Doc, emit func(uint64, []string)) {
 	if len(d.Blocks) == 0 {
@@ -101,9 +99,7 @@ func (fn *blockRefsFn) ProcessElement(d Doc, emit func(uint64, []string)) {
 	}
 	id := d.ID()
 	for _, b := range d.Blocks {
-		if fn.merge.add(b.Hash, 16, func(ids *[]string) { *ids = append(*ids, id) }) {
-			fn.merge.flush(emit)
-		}
+		fn.merge.add(b.Hash, 16, func(ids *[]string) { *ids = append(*ids, id) }, emit)
 	}
 }
 
