@@ -7,15 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode"
 
+	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
@@ -163,7 +162,7 @@ func (a *takenArticles) take(uri, source, core string) bool {
 	if a.keys[uri] || (source != "" && a.keys[src]) {
 		return false
 	}
-	sh := wordShingles(core, 5)
+	sh := spotsig.Shingles([]byte(core), 5).Hashes // distinct; Han and kana characters are words (Tokenize)
 	common := map[int]int{}
 	for _, h := range sh {
 		for _, j := range a.shingles[h] {
@@ -181,42 +180,6 @@ func (a *takenArticles) take(uri, source, core string) bool {
 	}
 	a.sizes = append(a.sizes, len(sh))
 	return true
-}
-
-// wordShingles returns the distinct hashes (FNV-1a) of the k-word runs of
-// text, words being maximal runs of letters and digits, lower-cased, and
-// every Han, kana or Hangul character on its own (scripts written without
-// spaces, whose runs would be whole clauses).
-func wordShingles(text string, k int) []uint64 {
-	var words []string
-	lower := strings.ToLower(text) + " "
-	start := -1
-	for i, r := range lower {
-		ideo := unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
-		if start >= 0 && (ideo || (!unicode.IsLetter(r) && !unicode.IsDigit(r))) {
-			words, start = append(words, lower[start:i]), -1
-		}
-		switch {
-		case ideo:
-			words = append(words, string(r))
-		case start < 0 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			start = i
-		}
-	}
-	set := map[uint64]bool{}
-	for i := 0; i+k <= len(words); i++ {
-		h := fnv.New64a()
-		for _, w := range words[i : i+k] {
-			h.Write([]byte(w))
-			h.Write([]byte{0})
-		}
-		set[h.Sum64()] = true
-	}
-	out := make([]uint64, 0, len(set))
-	for h := range set {
-		out = append(out, h)
-	}
-	return out
 }
 
 // loadCoreTexts reads a gold set's core_texts.jsonl.gz (record_id →

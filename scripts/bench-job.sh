@@ -63,7 +63,6 @@ for what in "${@:-gold skewed}"; do
           g = m["gunzip both gold sets"]; d = m["direct gold"]; p = m["in-process both gold sets"]; e = m["extraction only (in-process)"]
           printf "means of %d rounds: gunzip %.2f, direct %.2f, in-process %.2f, extraction %.2f CPU-s\n", n["direct gold"], g, d, p, e
           printf "direct/gunzip %.2f (target <= 3.5), direct/in-process %.2f (<= 1.5), after extraction/extraction %.2f (<= 0.5)\n", d / g, d / p, (d - e) / e}' "$dir/rounds.$$"
-      rm -f "$dir/rounds.$$"
       grep -o '"pairs": *[0-9]*\|"kept": *[0-9]*\|"largest_group": *[0-9]*' "$dir/out-gold/summary.json" | tr '\n' ' '; echo
       pairbytes gold
       JOB_FLAGS=--compression=gzip job gold-gzip "${gold[@]}"
