@@ -24,6 +24,8 @@ type ClusterRecord = dedup.Cluster
 // DropRecall = correct drops / Σ over true clusters of (size − 1), the drops
 // a perfect dedup makes (it keeps one page per cluster). Precision is 1
 // when nothing was dropped; recall 0 when the truth has no cluster of two.
+// UniqueDropped counts the dropped pages that are alone in their true
+// cluster, of Unique such pages: the distinct pages a dedup must keep.
 type DropResult struct {
 	Decisions     int      `json:"decisions"`
 	Dropped       int      `json:"dropped"`
@@ -31,6 +33,8 @@ type DropResult struct {
 	PossibleDrops int      `json:"possible_drops"`
 	DropPrecision float64  `json:"drop_precision"`
 	DropRecall    float64  `json:"drop_recall"`
+	Unique        int      `json:"unique"`
+	UniqueDropped int      `json:"unique_dropped"`
 	Unknown       []string `json:"unknown,omitempty"` // record IDs of lines the truth does not know (page or kept_by)
 }
 
@@ -40,6 +44,9 @@ func EvaluateDrops(t *Truth, ds []DecisionRecord) DropResult {
 	r := DropResult{Decisions: len(ds)}
 	for _, m := range t.clusters {
 		r.PossibleDrops += len(m) - 1
+		if len(m) == 1 {
+			r.Unique++
+		}
 	}
 	for _, d := range ds {
 		if d.Keep {
@@ -48,6 +55,9 @@ func EvaluateDrops(t *Truth, ds []DecisionRecord) DropResult {
 		r.Dropped++
 		i, okA := t.Lookup(d.RecordID, d.URI)
 		j, okB := t.Lookup(d.KeptBy, d.KeptByURI)
+		if okA && len(t.clusters[t.Records[i].Cluster]) == 1 {
+			r.UniqueDropped++
+		}
 		if !okA || !okB {
 			r.Unknown = append(r.Unknown, d.RecordID)
 			continue

@@ -23,6 +23,9 @@ func TestEvaluateDrops(t *testing.T) {
 	if r.Dropped != 3 || r.CorrectDrops != 1 || r.PossibleDrops != 2 || len(r.Unknown) != 1 {
 		t.Fatalf("%+v", r)
 	}
+	if r.Unique != 2 || r.UniqueDropped != 1 { // d dropped, e kept
+		t.Errorf("unique pages dropped %d of %d, want 1 of 2", r.UniqueDropped, r.Unique)
+	}
 	if r.DropPrecision != 1.0/3 || r.DropRecall != 0.5 {
 		t.Errorf("precision %v recall %v, want 1/3 and 1/2", r.DropPrecision, r.DropRecall)
 	}

@@ -74,7 +74,7 @@ for what in "${@:-gold skewed}"; do
       job skewed "$dir/skewed/skewed.warc.gz"
       grep -o '"pairs": *[0-9]*\|"exact_copies": *[0-9]*\|"largest_group": *[0-9]*\|"kept": *[0-9]*' "$dir/out-skewed/summary.json" | tr '\n' ' '; echo
       pairbytes skewed
-      "$dir/ndd-eval" decisions --decisions "$dir/out-skewed/decisions*.jsonl" --truth "$dir/skewed/truth.jsonl" | grep -E 'drop (precision|recall)'
+      "$dir/ndd-eval" decisions --decisions "$dir/out-skewed/decisions*.jsonl" --truth "$dir/skewed/truth.jsonl" | grep -E 'drop (precision|recall)|unique pages dropped'
       JOB_FLAGS=--compression=gzip job skewed-gzip "$dir/skewed/skewed.warc.gz"
       pairbytes skewed-gzip
       ;;

@@ -473,6 +473,9 @@ func (w *textWriter) html(payload []byte) {
 					w.lay.push(name, len(w.dst))
 				}
 			}
+			if w.lay != nil && skip == 0 && string(name) == "a" {
+				w.lay.link(true, len(w.dst))
+			}
 		case html.SelfClosingTagToken:
 			name, _ := z.TagName()
 			if tagClass[string(name)]&tagBlock != 0 && skip == 0 {
@@ -495,6 +498,9 @@ func (w *textWriter) html(payload []byte) {
 				if w.lay != nil && layoutContainers[string(name)] {
 					w.lay.pop(name, len(w.dst))
 				}
+			}
+			if w.lay != nil && string(name) == "a" {
+				w.lay.link(false, len(w.dst))
 			}
 		}
 	}

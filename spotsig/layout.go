@@ -14,7 +14,10 @@ import "bytes"
 // that directly contains it and half of them to that element's parent;
 // the element with the highest score holds the main content (ties go to
 // the outer element), together with its siblings that score at least
-// siblingShare of it. The lines outside it are the page's periphery.
+// siblingShare of it. Words inside links (<a>) credit nothing: readability
+// scales each candidate's score by 1 − its link density, so that a river of
+// linked headlines and teasers, often longer than the article beside it,
+// does not win over the article. The lines outside it are the page's periphery.
 // Extractor.ExtractPayloadBlocks returns the spot signatures of each
 // peripheral block apart, with a hash of the block's words, so that the
 // job can drop a peripheral block only if the same block is peripheral on
@@ -69,6 +72,8 @@ type layout struct {
 	open     []openContainer
 	segs     []segment
 	segStart int
+	links    []span // text inside <a> elements, ascending and disjoint
+	linkAt   int    // start of the open <a> element's text (-1: none open)
 }
 
 type openContainer struct {
@@ -79,6 +84,19 @@ type openContainer struct {
 func (l *layout) reset() {
 	l.parent = append(l.parent[:0], -1)
 	l.open, l.segs, l.segStart = l.open[:0], l.segs[:0], 0
+	l.links, l.linkAt = l.links[:0], -1
+}
+
+// link opens (open) or closes an <a> element at text offset at. Links do
+// not nest in HTML: an <a> opened inside another closes it first.
+func (l *layout) link(open bool, at int) {
+	if l.linkAt >= 0 && at > l.linkAt {
+		l.links = append(l.links, span{l.linkAt, at})
+	}
+	l.linkAt = -1
+	if open {
+		l.linkAt = at
+	}
 }
 
 // top is the innermost open container (0: the document).
@@ -128,6 +146,13 @@ func (l *layout) cut(at int) {
 		l.segs[n-1].end = at
 	}
 	l.segStart = min(l.segStart, at)
+	for len(l.links) > 0 && l.links[len(l.links)-1].start >= at {
+		l.links = l.links[:len(l.links)-1]
+	}
+	if n := len(l.links); n > 0 && l.links[n-1].end > at {
+		l.links[n-1].end = at
+	}
+	l.linkAt = min(l.linkAt, at)
 }
 
 // periphery returns the spans of text outside the main content, ascending
@@ -135,9 +160,11 @@ func (l *layout) cut(at int) {
 // is the whole document. text is the text the segments index.
 func (l *layout) periphery(text []byte) []span {
 	l.flush(len(text))
+	l.link(false, len(text))
 	score := make([]float64, len(l.parent))
+	links := l.links
 	for _, s := range l.segs {
-		w := float64(longLineWords(text[s.start:s.end]))
+		w := float64(longLineWords(text, s.span, &links))
 		if w == 0 {
 			continue
 		}
@@ -208,20 +235,30 @@ func (l *layout) periphery(text []byte) []span {
 	return out
 }
 
-// longLineWords counts the words of the lines of text that have at least
-// minScoreWords words.
-func longLineWords(text []byte) int {
+// longLineWords counts the words of the lines of text[s.start:s.end] that
+// have at least minScoreWords words, less their words inside links.
+// links are the layout's link spans not yet passed (ascending); the
+// segments' spans come ascending too, so each link is passed once.
+func longLineWords(text []byte, s span, links *[]span) int {
 	total := 0
-	for len(text) > 0 {
-		line := text
-		if i := bytes.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			text = nil
+	for at := s.start; at < s.end; {
+		end := s.end
+		if i := bytes.IndexByte(text[at:s.end], '\n'); i >= 0 {
+			end = at + i
 		}
-		if n := countWords(line, 1<<30); n >= minScoreWords {
-			total += n
+		if n := countWords(text[at:end], 1<<30); n >= minScoreWords {
+			for len(*links) > 0 && (*links)[0].end <= at {
+				*links = (*links)[1:]
+			}
+			for _, k := range *links {
+				if k.start >= end {
+					break
+				}
+				n -= countWords(text[max(k.start, at):min(k.end, end)], 1<<30)
+			}
+			total += max(n, 0)
 		}
+		at = end + 1
 	}
 	return total
 }

@@ -61,6 +61,7 @@ func runEvalDecisions(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(tw, "possible drops (Σ cluster size − 1)\t%d\n", r.PossibleDrops)
 	fmt.Fprintf(tw, "drop precision\t%.4f\n", r.DropPrecision)
 	fmt.Fprintf(tw, "drop recall\t%.4f\n", r.DropRecall)
+	fmt.Fprintf(tw, "unique pages dropped (alone in their true cluster)\t%d of %d\n", r.UniqueDropped, r.Unique)
 	fmt.Fprintf(tw, "drops naming a page not in the truth\t%d\n", len(r.Unknown))
 	tw.Flush()
 	return 0

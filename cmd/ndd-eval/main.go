@@ -42,7 +42,8 @@ const evalUsage = `usage:
       block injected into 100 %, 30 % and 5 % of its pages (issue 10).
   ndd-eval decisions --decisions 'out/decisions*.jsonl' --truth truth.jsonl [--json]
       score keep/drop decisions: drop precision (dropped pages whose kept_by
-      is in their true cluster) and drop recall (of Σ cluster size − 1).
+      is in their true cluster), drop recall (of Σ cluster size − 1) and the
+      pages alone in their true cluster that were dropped.
   ndd-eval check OUTPUT_DIR...
       check the guarantees of each job output's decisions against its pairs
       and clusters (kept_by kept at Jaccard >= τ, no pair of kept pages).
