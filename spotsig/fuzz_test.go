@@ -46,7 +46,8 @@ func addSharedSeeds(f *testing.F) {
 // the whole extraction path and checks its invariants: no panic; only the
 // documented errors; valid UTF-8 text within its cap; a well-formed Vector
 // within the caps; ExtractPayload equal to PayloadText + Extract; Extract
-// equal to the hashes of Signatures.
+// equal to the hashes of Signatures; ExtractPayloadBlocks (the layout,
+// links included) merged equal to ExtractPayload.
 func FuzzHTMLToSignatures(f *testing.F) {
 	f.Add([]byte(""), "text/html")
 	f.Add([]byte("<p>"+paperSentence+"</p>"), "text/html; charset=utf-8")
@@ -56,6 +57,7 @@ func FuzzHTMLToSignatures(f *testing.F) {
 	f.Add([]byte("caf\xe9 is the caf\xe9 of the town"), "text/plain; charset=iso-8859-1")
 	f.Add([]byte("\x1f\x8b\x08\x00binary"), "text/html")
 	f.Add([]byte("<meta charset=big5><p>\xa4\xa4 the \xa4\xe5 is a test"), "text/html")
+	f.Add([]byte("<div><a href=x><div>the cat is on the mat and the dog is in the house of the town</a></div><div id=cookie-banner><a>we use cookies"), "text/html")
 	addSharedSeeds(f)
 
 	def := mustExtractor(f)
@@ -63,6 +65,13 @@ func FuzzHTMLToSignatures(f *testing.F) {
 	f.Fuzz(func(t *testing.T, payload []byte, contentType string) {
 		for _, e := range []*Extractor{def, small} {
 			v, st, err := e.ExtractPayload(payload, contentType)
+			blocks, _, berr := e.ExtractPayloadBlocks(payload, contentType)
+			if errKind(err) != errKind(berr) {
+				t.Fatalf("ExtractPayload error %v, ExtractPayloadBlocks error %v", err, berr)
+			}
+			if merged := MergeBlocks(Vector{}, blocks, nil); !equalVectors(merged, v) {
+				t.Fatalf("merged blocks (%d signatures) differ from ExtractPayload (%d)", merged.Len(), v.Len())
+			}
 			text, tst, terr := PayloadText(payload, contentType, func(c *config) { c.maxText, c.maxInput = e.cfg.maxText, e.cfg.maxInput })
 			if errKind(err) != errKind(terr) {
 				t.Fatalf("ExtractPayload error %v, PayloadText error %v", err, terr)
