@@ -10,14 +10,8 @@ import (
 // containers, are inside it; a page whose text is all in one container
 // has no periphery.
 func TestExtractPayloadBlocksMainContent(t *testing.T) {
-	e, err := NewExtractor()
-	if err != nil {
-		t.Fatal(err)
-	}
-	para := func(topic string) string {
-		return "<p>The committee said that " + topic + " would be reviewed by the council in the spring, " +
-			"and a report on the results of the review is expected to be published before the summer.</p>\n"
-	}
+	e := mustExtractor(t)
+	para := func(topic string) string { return reviewPara(topic, "report on the results") }
 	notice := "<div><p>We use cookies on this website to give you the best experience, and you can change the settings at any time in the privacy policy of the site.</p></div>"
 	page := "<html><body><div class=wrap><div class=story>" + para("the budget") + para("the harbour") +
 		"</div><div class=more>" + para("the school") + "</div></div>" + notice + "</body></html>"
@@ -62,14 +56,8 @@ func TestExtractPayloadBlocksMainContent(t *testing.T) {
 // its other words (nymag.com's article pages in the gold set are built like
 // this; before, their shared river was their main content).
 func TestExtractPayloadBlocksLinkRiver(t *testing.T) {
-	e, err := NewExtractor()
-	if err != nil {
-		t.Fatal(err)
-	}
-	para := func(topic string) string {
-		return "<p>The committee said that " + topic + " would be reviewed by the council in the spring, " +
-			"and a <a href=/report>report on the results</a> of the review is expected to be published before the summer.</p>\n"
-	}
+	e := mustExtractor(t)
+	para := func(topic string) string { return reviewPara(topic, `<a href=/report>report on the results</a>`) }
 	teaser := func(topic string) string {
 		return "<a href=/story><p>Officials confirmed on Tuesday that " + topic + " will be discussed again at the meeting of the regional board next week.</p></a>\n"
 	}
@@ -95,6 +83,13 @@ func TestExtractPayloadBlocksLinkRiver(t *testing.T) {
 			t.Errorf("block %x (%d signatures): Main %v, want %v", b.Hash, b.Vec.Len(), b.Main, article[b.Hash])
 		}
 	}
+}
+
+// reviewPara is a paragraph of about 30 words about topic, with report (its words
+// "report on the results", plain or marked up) in the middle.
+func reviewPara(topic, report string) string {
+	return "<p>The committee said that " + topic + " would be reviewed by the council in the spring, " +
+		"and a " + report + " of the review is expected to be published before the summer.</p>\n"
 }
 
 func stripTags(s string) string {
