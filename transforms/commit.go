@@ -14,7 +14,6 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/ndd-beam/ndd-beam/storage"
 )
@@ -28,7 +27,7 @@ import (
 // SuccessFile is there.
 
 func init() {
-	register.DoFn3x1[context.Context, []byte, func(*string) bool, error](&commitFn{})
+	registerDoFn(&commitFn{})
 }
 
 // SuccessFile is written last into the output directory, empty, once every

@@ -25,8 +25,8 @@ func TestMain(m *testing.M) { ptest.Main(m) }
 
 func init() {
 	register.Function2x1[string, int, string](statLine)
-	register.DoFn3x0[string, int, func(string)](&statOf{})
-	register.DoFn3x0[string, int, func(string)](&statAbove{})
+	registerDoFn(&statOf{})
+	registerDoFn(&statAbove{})
 	register.Function1x1[Doc, string](docSummary)
 	register.Function1x1[Reject, string](rejectSummary)
 	register.Function1x1[PairRecord, string](pairSummary)

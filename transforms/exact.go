@@ -15,9 +15,9 @@ import (
 func init() {
 	beam.RegisterType(reflect.TypeOf((*ExactCopy)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*warc.Ref)(nil)).Elem())
-	register.DoFn3x0[Doc, func(string, Doc), func(string, warc.Ref)](&exactKeyFn{})
+	registerDoFn(&exactKeyFn{})
 	register.Function2x1[warc.Ref, warc.Ref, warc.Ref](dedup.FirstRef)
-	register.DoFn6x1[context.Context, string, func(*Doc) bool, func(*warc.Ref) bool, func(Doc), func(ExactCopy), error](&collapseFn{})
+	registerDoFn(&collapseFn{})
 	register.Emitter2[string, warc.Ref]()
 	register.Emitter1[ExactCopy]()
 	register.Iter1[warc.Ref]()

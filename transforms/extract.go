@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register.DoFn6x0[context.Context, Candidate, func(Doc), func(Reject), func(string), func(Page)](&ExtractFn{})
+	registerDoFn(&ExtractFn{})
 	register.Emitter1[Doc]()
 	register.Emitter1[Page]()
 	register.Emitter1[string]()

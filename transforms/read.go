@@ -17,10 +17,10 @@ import (
 )
 
 func init() {
-	register.DoFn5x1[context.Context, string, func(Candidate), func(Reject), func(string), error](&ReadWARCFn{})
-	register.DoFn3x1[context.Context, string, func(string), error](&expandListFn{})
-	register.DoFn4x1[context.Context, string, func(string, string), func(Reject), error](&locateFn{})
-	register.DoFn5x0[context.Context, string, func(*string) bool, func(string), func(Reject)](&pickPathFn{})
+	registerDoFn(&ReadWARCFn{})
+	registerDoFn(&expandListFn{})
+	registerDoFn(&locateFn{})
+	registerDoFn(&pickPathFn{})
 	register.Emitter1[Candidate]()
 	register.Emitter1[Reject]()
 	register.Emitter1[string]()

@@ -16,10 +16,10 @@ import (
 )
 
 func init() {
-	register.DoFn2x0[int, func(string, int)](&statFn{})
-	register.DoFn2x0[Reject, func(string, int)](&skipStatFn{})
-	register.DoFn2x0[string, func(string, int)](&nameStatFn{})
-	register.DoFn5x1[context.Context, []byte, func(*string, *int) bool, func(*string) bool, func(string), error](&WriteSummaryFn{})
+	registerDoFn(&statFn{})
+	registerDoFn(&skipStatFn{})
+	registerDoFn(&nameStatFn{})
+	registerDoFn(&WriteSummaryFn{})
 	register.Emitter2[string, int]()
 	register.Iter2[string, int]()
 }

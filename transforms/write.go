@@ -22,9 +22,9 @@ import (
 func init() {
 	register.Function1x2[PairRecord, string, error](pairLine)
 	register.Function1x2[Reject, string, error](rejectLine)
-	register.DoFn3x1[context.Context, string, func(int, string), error](&spillRunsFn{})
-	register.DoFn2x0[int, func(int, string)](&shardMarkerFn{})
-	register.DoFn4x1[context.Context, int, func(*string) bool, func(string), error](&WriteShardFn{})
+	registerDoFn(&spillRunsFn{})
+	registerDoFn(&shardMarkerFn{})
+	registerDoFn(&WriteShardFn{})
 	register.Emitter2[int, string]()
 	register.Emitter1[string]()
 	register.Iter1[string]()
