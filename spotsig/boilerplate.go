@@ -198,24 +198,6 @@ func (w *textWriter) endRegions(name []byte) {
 	w.regions = rs
 }
 
-// countWords counts the white-space separated words of text, stopping at
-// limit.
-func countWords(text []byte, limit int) int {
-	n := 0
-	in := false
-	for _, c := range text {
-		if c == ' ' || c == '\n' {
-			in = false
-		} else if !in {
-			in = true
-			if n++; n >= limit {
-				return n
-			}
-		}
-	}
-	return n
-}
-
 // boilerName reports whether an id or class value names boilerplate.
 func boilerName(val []byte) bool {
 	if len(val) == 0 {
