@@ -1,8 +1,13 @@
 package spotsig
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ndd-beam/ndd-beam/warc"
 )
 
 // An anonymous block beside the article (no markup cue) is outside the
@@ -176,5 +181,86 @@ func TestLayoutHostileNesting(t *testing.T) {
 	blocks, _, err := e.ExtractPayloadBlocks([]byte(page), "text/html")
 	if err != nil || len(blocks) != 1 || !blocks[0].Main {
 		t.Fatalf("blocks %+v, err %v", blocks, err)
+	}
+}
+
+// A word is a Tokenize token in the layout too (countWords): a Japanese
+// shop page's product description, written without spaces, is its main
+// content, and the menus, whose only white-space separated "words" are the
+// "│" separators between their links, are not. On the real ClueWeb sample
+// (testdata/resiliparse__clueweb-quirk.warc.gz, 29 pages of one shop), the
+// menus used to win every page's main content, so the shared-block rule
+// kept them and 24 of the 29 products were dropped as near-duplicates.
+func TestMainContentJapaneseShop(t *testing.T) {
+	path := filepath.Join("..", "testdata", "resiliparse__clueweb-quirk.warc.gz")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	e := mustExtractor(t)
+	shop := 0
+	err = warc.ReadFile(f, path, warc.Options{}, func(r warc.Record) error {
+		if r.Skip != "" || !strings.Contains(r.TargetURI, "uraharajuku.st/shopdetail/") {
+			return nil
+		}
+		shop++
+		blocks, st, err := e.ExtractPayloadBlocks(r.Payload, r.MIMEType())
+		if err != nil {
+			t.Fatalf("%s: %v", r.TargetURI, err)
+		}
+		if st.Extract.Lang != "ja" {
+			t.Errorf("%s: language %q, want ja", r.TargetURI, st.Extract.Lang)
+		}
+		main := map[uint64]bool{}
+		for _, b := range blocks {
+			main[b.Hash] = b.Main
+		}
+		text, _, _ := PayloadText(r.Payload, r.MIMEType())
+		// The menu line, and the first line with signatures under the
+		// heading "item (details) information": the description.
+		var menu, detail []byte
+		heading := false
+		for _, line := range bytes.Split(text, []byte("\n")) {
+			_, signed := main[BlockHash(line)]
+			switch {
+			case bytes.Contains(line, []byte("│ HOME │ 会社紹介 │")):
+				menu = line
+			case bytes.HasPrefix(line, []byte("アイテム")) && bytes.HasSuffix(bytes.TrimSpace(line), []byte("情報")):
+				heading = true
+			case heading && detail == nil && signed:
+				detail = line
+			}
+		}
+		if m, ok := main[BlockHash(menu)]; menu == nil || !ok || m {
+			t.Errorf("%s: menu %q: has signatures %v, Main %v; want a block outside the main content", r.TargetURI, menu, ok, m)
+		}
+		if detail == nil || !main[BlockHash(detail)] {
+			t.Errorf("%s: description %q: want a block of the main content", r.TargetURI, detail)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shop != 29 {
+		t.Errorf("%d shop pages, want 29", shop)
+	}
+}
+
+// A Chinese article of several hundred characters inside a container with
+// a weak cue (a layout-like class word) is longer than maxBoilerWords
+// words and stays; a short notice with the same cue goes. Counted by
+// white-space, the article was one word and was cut.
+func TestBoilerRegionCountsHanCharacters(t *testing.T) {
+	article := strings.Repeat("今天上午，市政府在新闻发布会上宣布，城市的公共交通系统将在明年进行全面改造，以满足日益增长的出行需求。", 8)
+	notice := "本网站使用缓存文件以改善您的浏览体验。"
+	page := `<html><body><div class="sidebar"><p>` + article + `</p></div><div class="sidebar"><p>` + notice + `</p></div></body></html>`
+	text, st, err := HTMLToText([]byte(page), "text/html; charset=utf-8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(text, []byte(article)) || bytes.Contains(text, []byte(notice)) || st.BoilerplateRegions != 1 {
+		t.Errorf("text %q, %d regions dropped; want the article kept and the notice dropped", text, st.BoilerplateRegions)
 	}
 }
