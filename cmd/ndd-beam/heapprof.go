@@ -62,3 +62,23 @@ func writeHeapProfile(path string) error {
 	}
 	return f.Close()
 }
+
+// CPUProfileEnv names the environment variable that makes a local run
+// write a CPU profile of the whole run (runtime/pprof) to the file it
+// gives: where the direct runner spends its CPU, read with go tool pprof
+// (docs/benchmarks.md, "Job cost").
+const CPUProfileEnv = "NDD_BEAM_CPU_PROFILE"
+
+// startCPUProfile starts profiling into a new file at path and returns the
+// function that stops it and closes the file.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}

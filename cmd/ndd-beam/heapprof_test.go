@@ -40,3 +40,31 @@ func TestStartHeapProfiles(t *testing.T) {
 	}
 	startHeapProfiles(filepath.Join(dir, "missing"), time.Millisecond, 0)()
 }
+
+// NDD_BEAM_CPU_PROFILE: a run's CPU profile is written and parses, with
+// samples of the work done while it ran; a path that cannot be created is
+// an error.
+func TestStartCPUProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpu.pprof")
+	stop, err := startCPUProfile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := uint64(1)
+	for start := time.Now(); time.Since(start) < 300*time.Millisecond; {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	stop()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil || len(p.Sample) == 0 {
+		t.Errorf("%s: %v, %d samples (x %d)", path, err, len(p.Sample), x)
+	}
+	if _, err := startCPUProfile(filepath.Join(t.TempDir(), "missing", "cpu.pprof")); err == nil {
+		t.Error("profile into a missing directory: no error")
+	}
+}

@@ -149,6 +149,13 @@ func run(args []string) (status int) {
 	if dir := os.Getenv(HeapProfilesEnv); dir != "" {
 		defer startHeapProfiles(dir, 500*time.Millisecond, 200<<20)()
 	}
+	if path := os.Getenv(CPUProfileEnv); path != "" {
+		stop, err := startCPUProfile(path)
+		if err != nil {
+			return fail(2, "%s: %v", CPUProfileEnv, err)
+		}
+		defer stop()
+	}
 	if err := beamx.Run(ctx, p); err != nil {
 		prog.finish(false)
 		return fail(1, "job failed: %s", jobError(err))
