@@ -142,19 +142,19 @@ func run(args []string) (status int) {
 	if *logLevel == "warn" || *logLevel == "error" {
 		held = holdErrorLogs() // the error line below replaces Beam's error logs
 	}
-	var prog *progressPrinter
-	if !dryRun() && progressWanted(cfg.Progress, cfg.Runner, os.Stderr) {
-		prog = startProgress(os.Stderr, cfg.ProgressInterval)
-	}
-	if dir := os.Getenv(HeapProfilesEnv); dir != "" {
-		defer startHeapProfiles(dir, 500*time.Millisecond, 200<<20)()
-	}
 	if path := os.Getenv(CPUProfileEnv); path != "" {
 		stop, err := startCPUProfile(path)
 		if err != nil {
 			return fail(2, "%s: %v", CPUProfileEnv, err)
 		}
 		defer stop()
+	}
+	var prog *progressPrinter
+	if !dryRun() && progressWanted(cfg.Progress, cfg.Runner, os.Stderr) {
+		prog = startProgress(os.Stderr, cfg.ProgressInterval)
+	}
+	if dir := os.Getenv(HeapProfilesEnv); dir != "" {
+		defer startHeapProfiles(dir, 500*time.Millisecond, 200<<20)()
 	}
 	if err := beamx.Run(ctx, p); err != nil {
 		prog.finish(false)
