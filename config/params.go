@@ -39,6 +39,12 @@ type Params struct {
 	// Tau is the similarity threshold τ in (0, 1]: pairs with weighted
 	// Jaccard >= Tau are near duplicates (§4).
 	Tau float64 `json:"tau"`
+	// SameSiteTau is the threshold, in [0, 1], of a pair of pages of one
+	// site (warc.Site: the registrable domain of the target URI): such a
+	// pair is a near-duplicate only when its weighted Jaccard is also >=
+	// SameSiteTau (match.SiteRule). 0, or any value <= Tau, treats every
+	// pair alike, as the paper does.
+	SameSiteTau float64 `json:"same_site_tau"`
 	// Rho is ρ, the range of vector lengths (signatures) with regular
 	// partitions (§4.2, §5.1): partitions are closed while their end is
 	// <= ρ, and all longer vectors share the overflow partition, whose start
@@ -127,6 +133,9 @@ type Params struct {
 	// block-pair grid of tasks (transforms.MatchGroups). 0: unbounded.
 	MaxGroupDocs int `json:"max_group_docs"`
 }
+
+// SiteRule is the same-site pair rule of p.
+func (p Params) SiteRule() match.SiteRule { return match.SiteRule{SameSiteTau: p.SameSiteTau} }
 
 // Policy is the parsed keep policy of p (match.ParsePolicy of p.Keep).
 func (p Params) Policy() (match.Policy, error) { return match.ParsePolicy(p.Keep) }

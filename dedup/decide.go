@@ -37,20 +37,48 @@ type Page struct {
 
 // Decision is one line of decisions-*.jsonl: a page kept, or dropped as a
 // near-duplicate of the kept page KeptBy (its record ID; KeptByURI its
-// target URI) at weighted Jaccard Jaccard (1 for an exact-text copy). Method
-// says how the page was decided: the signature scheme (e.g. "spotsigs") for
-// a page that reached matching, DecideExactText or DecideNoText for the
-// others. The field order is the line's; docs/outputs.md documents it.
+// target URI; KeptByFile, KeptByOffset and KeptByInner its location, since
+// record IDs repeat across real archives) at weighted Jaccard Jaccard (1
+// for an exact-text copy). Method says how the page was decided: the
+// signature scheme (e.g. "spotsigs") for a page that reached matching,
+// DecideExactText or DecideNoText for the others. The field order is the
+// line's; docs/outputs.md documents it. The kept-by fields are absent on a
+// kept page's line (the offsets are pointers so that offset 0 is written
+// on a dropped page's line).
 type Decision struct {
 	warc.Ref
-	Keep      bool    `json:"keep"`
-	KeptBy    string  `json:"kept_by,omitempty"`
-	KeptByURI string  `json:"kept_by_uri,omitempty"`
-	Jaccard   float64 `json:"jaccard,omitempty"`
-	Method    string  `json:"method"`
+	Keep         bool    `json:"keep"`
+	KeptBy       string  `json:"kept_by,omitempty"`
+	KeptByURI    string  `json:"kept_by_uri,omitempty"`
+	KeptByFile   string  `json:"kept_by_file,omitempty"`
+	KeptByOffset *int64  `json:"kept_by_offset,omitempty"`
+	KeptByInner  *int64  `json:"kept_by_inner_offset,omitempty"`
+	Jaccard      float64 `json:"jaccard,omitempty"`
+	Method       string  `json:"method"`
 	// Capped names the extraction caps that applied to the page (its text
 	// or signatures were cut there; docs/robustness.md), absent when none.
 	Capped []string `json:"capped,omitempty"`
+}
+
+// DropFor marks the decision dropped for the kept page k at weighted
+// Jaccard j.
+func (d *Decision) DropFor(k warc.Ref, j float64) {
+	off, inner := k.Offset, k.Inner
+	d.Keep, d.Jaccard = false, j
+	d.KeptBy, d.KeptByURI, d.KeptByFile, d.KeptByOffset, d.KeptByInner = k.RecordID, k.URI, k.File, &off, &inner
+}
+
+// Keeper is the identity of the kept page a dropped page names (its
+// record ID, URI and location; the zero Ref for a kept page).
+func (d Decision) Keeper() warc.Ref {
+	k := warc.Ref{RecordID: d.KeptBy, URI: d.KeptByURI, File: d.KeptByFile}
+	if d.KeptByOffset != nil {
+		k.Offset = *d.KeptByOffset
+	}
+	if d.KeptByInner != nil {
+		k.Inner = *d.KeptByInner
+	}
+	return k
 }
 
 // Cluster is one line of clusters-*.jsonl: a kept page (its identity) that
@@ -142,8 +170,8 @@ func Decide(pages []Page, docs []Doc, repOf []int, pairs []match.Pair, method st
 		out[j] = Decision{Ref: pages[j].Ref, Keep: d.Keep, Method: method, Capped: pages[j].Capped}
 		keptBy[j] = -1
 		if !d.Keep {
-			k := pages[keeper].Ref
-			out[j].KeptBy, out[j].KeptByURI, out[j].Jaccard, keptBy[j] = k.RecordID, k.URI, d.Jaccard, keeper
+			out[j].DropFor(pages[keeper].Ref, d.Jaccard)
+			keptBy[j] = keeper
 		}
 	}
 	for i, r := range repOf {

@@ -157,7 +157,7 @@ func TestRunDecisionsGuarantees(t *testing.T) {
 			if len(res.Decisions) != pages || len(res.Pages) != pages {
 				t.Errorf("%d decisions, %d pages; want %d (documents + no/too few signatures)", len(res.Decisions), len(res.Pages), pages)
 			}
-			for _, err := range eval.CheckDecisions(res.Decisions, res.Clusters, res.PairRecords(), p.Tau) {
+			for _, err := range eval.CheckDecisions(res.Decisions, res.Clusters, res.PairRecords(), p) {
 				t.Error(err)
 			}
 			dropped := 0
@@ -203,7 +203,8 @@ func TestDecisionReportsCaps(t *testing.T) {
 			docs = append(docs, d)
 		}
 	}
-	ds, _, err := dedup.Decide(pages, docs, dedup.Collapse(docs), nil, "spotsigs")
+	repOf, _ := dedup.Collapse(docs)
+	ds, _, err := dedup.Decide(pages, docs, repOf, nil, "spotsigs")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 
+	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
@@ -63,25 +64,50 @@ func FirstRef(a, b warc.Ref) warc.Ref {
 	return a
 }
 
+// Head is what is known of an exact-copy group as a whole: its
+// representative (FirstRef of the members) and its site for the same-site
+// rule (match.SiteRule; match.MergeSites of its members' warc.Site). The
+// job builds it with a combiner (MergeHeads).
+type Head struct {
+	Rep  warc.Ref
+	Site match.Site
+}
+
+// NewHead is the Head of a group of one document.
+func NewHead(r warc.Ref) Head { return Head{Rep: r, Site: match.SiteOf(r.Site())} }
+
+// MergeHeads is the Head of the union of two groups; associative and
+// commutative.
+func MergeHeads(a, b Head) Head {
+	return Head{Rep: FirstRef(a.Rep, b.Rep), Site: match.MergeSites(a.Site, b.Site)}
+}
+
 // Collapse returns, for each document, the index of its exact-copy group's
-// representative (itself for a representative): documents with equal
-// vectors (ExactKey) form a group, represented by the member first in
-// warc.Ref order.
-func Collapse(docs []Doc) []int {
+// representative (itself for a representative) and the group's site
+// (Head.Site): documents with equal vectors (ExactKey) form a group,
+// represented by the member first in warc.Ref order.
+func Collapse(docs []Doc) (repOf []int, sites []match.Site) {
 	keys := make([]string, len(docs))
-	first := make(map[string]int, len(docs))
+	heads := make(map[string]Head, len(docs))
 	for i, d := range docs {
 		keys[i] = ExactKey(d.Vec)
-		j, ok := first[keys[i]]
-		if !ok || d.Ref.Less(docs[j].Ref) {
-			first[keys[i]] = i
+		h := NewHead(d.Ref)
+		if g, ok := heads[keys[i]]; ok {
+			h = MergeHeads(g, h)
 		}
+		heads[keys[i]] = h
 	}
-	rep := make([]int, len(docs))
+	index := make(map[string]int, len(docs))
+	for i, d := range docs {
+		index[d.ID()] = i
+	}
+	repOf = make([]int, len(docs))
+	sites = make([]match.Site, len(docs))
 	for i, k := range keys {
-		rep[i] = first[k]
+		h := heads[k]
+		repOf[i], sites[i] = index[h.Rep.ID()], h.Site
 	}
-	return rep
+	return repOf, sites
 }
 
 // ExpandPairs returns the pairs the lines ps stand for: every pair of two
@@ -219,6 +245,21 @@ func (ix *PairIndex) Group(loc string) string {
 	return loc
 }
 
+// Site returns the site of r's exact-copy group for the same-site rule
+// (Head.Site: match.MergeSites of its members' warc.Site), r's own when it
+// is in no group.
+func (ix *PairIndex) Site(r warc.Ref) match.Site {
+	g, ok := ix.groups[ix.repKey(r)]
+	if !ok {
+		return match.SiteOf(r.Site())
+	}
+	s := match.SiteOf(g[0].Site())
+	for _, m := range g[1:] {
+		s = match.MergeSites(s, match.SiteOf(m.Site()))
+	}
+	return s
+}
+
 // Jaccard returns the similarity of the documents at locations a and b and
 // whether the output pairs them (a ≠ b).
 func (ix *PairIndex) Jaccard(a, b string) (float64, bool) {
@@ -231,4 +272,19 @@ func (ix *PairIndex) Jaccard(a, b string) (float64, bool) {
 	}
 	j, ok := ix.lines[[2]string{ga, gb}]
 	return j, ok
+}
+
+// BruteForcePairs is the reference of the pairs the job's lines stand for
+// (ExpandPairs of its output), page by page: every two documents whose
+// weighted Jaccard reaches tau (match.BruteForce) and that rule keeps
+// with the sites of their exact-copy groups (Collapse; two members of one
+// group are always a pair, at Jaccard 1). Indices into docs, A < B, sorted.
+// O(n²): for tests.
+func BruteForcePairs(docs []Doc, tau float64, rule match.SiteRule) []match.Pair {
+	vecs := make([]spotsig.Vector, len(docs))
+	for i, d := range docs {
+		vecs[i] = d.Vec
+	}
+	_, sites := Collapse(docs)
+	return rule.Filter(match.BruteForce(vecs, tau), sites)
 }

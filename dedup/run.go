@@ -38,8 +38,12 @@ type Result struct {
 	RepOf []int
 	// Pairs are the near-duplicate pairs of representatives, indices into
 	// Docs, A < B, sorted by (A, B), Jaccard as match.WeightedJaccard
-	// computes it.
+	// computes it: the pairs of the Grouping that the same-site rule
+	// (config.Params.SiteRule) keeps.
 	Pairs []match.Pair
+	// SameSitePairs counts the pairs the Grouping found that the same-site
+	// rule removed (pages of one site below SameSiteTau).
+	SameSitePairs int
 	// Pages are the records that became text (Docs and the rejects for no
 	// or too few signatures), in file and record order; Decisions has one
 	// keep/drop decision per page, in the same order (Decide), and Clusters
@@ -73,8 +77,9 @@ func (r *Result) PairRecords() []PairRecord {
 // (spotsig.FilterIDF over the documents with >= 1 signature, skipped when
 // the range keeps all), documents below p.MinSignatures rejected, exact
 // copies collapsed (Collapse), and the representatives matched by the
-// Grouping of p (config.NewGrouping) as match.RunGrouping runs it; then every page is kept or dropped (Decide, with the keep policy
-// of p). p must be valid (config.Params.Validate). Errors: only a bad
+// Grouping of p (config.NewGrouping) as match.RunGrouping runs it, pairs of
+// one site kept only at p.SameSiteTau (match.SiteRule); then every page is
+// kept or dropped (Decide, with the keep policy of p). p must be valid (config.Params.Validate). Errors: only a bad
 // configuration; unreadable files are Rejects. Memory: the documents'
 // vectors and, while they are signed, the payloads of up to 4 × GOMAXPROCS
 // candidates.
@@ -132,16 +137,22 @@ func RunEdited(ctx context.Context, p config.Params, files []string, edit func(*
 		}
 		res.Docs = append(res.Docs, d)
 	}
-	res.RepOf = Collapse(res.Docs)
+	var sites []match.Site
+	res.RepOf, sites = Collapse(res.Docs)
 	var reps []int
 	var kept []spotsig.Vector
+	var keptSites []match.Site
 	for i, r := range res.RepOf {
 		if r == i {
 			reps = append(reps, i)
 			kept = append(kept, res.Docs[i].Vec)
+			keptSites = append(keptSites, sites[i])
 		}
 	}
 	res.Pairs = match.RunGrouping(grouping, kept)
+	n := len(res.Pairs)
+	res.Pairs = p.SiteRule().Filter(res.Pairs, keptSites)
+	res.SameSitePairs = n - len(res.Pairs)
 	for i, p := range res.Pairs {
 		res.Pairs[i].A, res.Pairs[i].B = reps[p.A], reps[p.B]
 	}

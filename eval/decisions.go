@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 )
 
@@ -114,19 +115,22 @@ func loadGlob[T any](pattern string, read func(io.Reader, func(T) error) error) 
 	return out, files, nil
 }
 
-// CheckDecisions checks the guarantees of the decisions output (issue 11,
-// docs/outputs.md) against the pairs and clusters of the same run at
-// threshold tau, and returns every violation found (none: nil):
+// CheckDecisions checks the guarantees of the decisions output
+// (docs/outputs.md) against the pairs and clusters of the same run with
+// parameters p (its τ and same-site τ), and returns every violation found
+// (none: nil):
 //   - one line per page (record location), kept or dropped;
-//   - a kept page names no kept_by; a dropped page's kept_by (record ID and
-//     URI) is a kept page, and either the two are a pair of the pairs
-//     output with that Jaccard, >= tau, or both were decided by exact text
+//   - a kept page names no kept_by; a dropped page's kept_by (its location
+//     kept_by_file/offset/inner_offset, and record ID and URI) is a kept
+//     page, and either the two are a pair of the pairs output with that
+//     Jaccard, >= tau, and >= same_site_tau when their exact-copy groups
+//     lie on one site (match.SiteRule), or both were decided by exact text
 //     (dedup.DecideExactText) at Jaccard 1;
 //   - no pair joins two kept pages, and every paired page was decided on
 //     its pairs (its method is neither exact-text nor no-text);
 //   - the clusters list exactly the dropped pages under their kept page,
 //     with size 1 + dropped.
-func CheckDecisions(ds []DecisionRecord, clusters []ClusterRecord, pairs []PairRecord, tau float64) []error {
+func CheckDecisions(ds []DecisionRecord, clusters []ClusterRecord, pairs []PairRecord, p config.Params) []error {
 	var errs []error
 	bad := func(format string, args ...any) {
 		if len(errs) < 50 {
@@ -134,17 +138,12 @@ func CheckDecisions(ds []DecisionRecord, clusters []ClusterRecord, pairs []PairR
 		}
 	}
 	byLoc := map[string]DecisionRecord{}
-	type who struct{ id, uri string }
-	kept := map[who][]string{} // kept pages by record ID and URI -> locations
 	for _, d := range ds {
 		loc := d.Key()
 		if _, dup := byLoc[loc]; dup {
 			bad("two decisions for %s", loc)
 		}
 		byLoc[loc] = d
-		if d.Keep {
-			kept[who{d.RecordID, d.URI}] = append(kept[who{d.RecordID, d.URI}], loc)
-		}
 	}
 	// Lines stand for more pairs than they are when exact copies were
 	// collapsed (dedup.ExpandPairs); the index answers without expanding.
@@ -178,7 +177,7 @@ func CheckDecisions(ds []DecisionRecord, clusters []ClusterRecord, pairs []PairR
 			}
 		}
 	}
-	members := map[who]int{}
+	members := map[string]int{} // kept page location -> pages it dropped
 	for loc, d := range byLoc {
 		if d.Keep {
 			if d.KeptBy != "" || d.KeptByURI != "" || d.Jaccard != 0 {
@@ -186,36 +185,39 @@ func CheckDecisions(ds []DecisionRecord, clusters []ClusterRecord, pairs []PairR
 			}
 			continue
 		}
-		keepers := kept[who{d.KeptBy, d.KeptByURI}]
-		if len(keepers) == 0 {
-			bad("dropped page %s: kept_by %s (%s) is not a kept page", loc, d.KeptBy, d.KeptByURI)
+		keeper := d.Keeper()
+		k := keeper.Key()
+		if kd, ok := byLoc[k]; !ok || !kd.Keep || kd.RecordID != keeper.RecordID || kd.URI != keeper.URI {
+			bad("dropped page %s: kept_by %s (%s) at %s is not a kept page", loc, d.KeptBy, d.KeptByURI, k)
 			continue
 		}
-		members[who{d.KeptBy, d.KeptByURI}]++
+		members[k]++
+		min := p.Tau
+		if !p.SiteRule().Keep(d.Jaccard, ix.Site(d.Ref), ix.Site(keeper)) {
+			min = max(min, p.SameSiteTau)
+		}
 		ok := false
-		for _, k := range keepers {
-			if d.Method == dedup.DecideExactText {
-				ok = ok || d.Jaccard == 1 && byLoc[k].Method == dedup.DecideExactText
-			} else if j, paired := ix.Jaccard(loc, k); paired && j == d.Jaccard && j >= tau {
-				ok = true
-			}
+		if d.Method == dedup.DecideExactText {
+			ok = d.Jaccard == 1 && byLoc[k].Method == dedup.DecideExactText
+		} else if j, paired := ix.Jaccard(loc, k); paired && j == d.Jaccard && j >= min {
+			ok = true
 		}
 		if !ok {
-			bad("dropped page %s (%s): kept_by %s at jaccard %v is not a pair >= tau %v nor an exact-text copy", loc, d.Method, d.KeptBy, d.Jaccard, tau)
+			bad("dropped page %s (%s): kept_by %s at jaccard %v is not a pair >= %v nor an exact-text copy", loc, d.Method, k, d.Jaccard, min)
 		}
 	}
-	seen := map[who]bool{}
+	seen := map[string]bool{}
 	for _, c := range clusters {
-		k := who{c.RecordID, c.URI}
+		k := c.Key()
 		if seen[k] {
-			bad("cluster of %s listed twice", c.RecordID)
+			bad("cluster of %s listed twice", k)
 		}
 		seen[k] = true
-		if d, ok := byLoc[c.Key()]; !ok || !d.Keep {
-			bad("cluster of %s: not a kept page", c.Key())
+		if d, ok := byLoc[k]; !ok || !d.Keep {
+			bad("cluster of %s: not a kept page", k)
 		}
 		if c.Size != 1+len(c.Dropped) || len(c.Dropped) != members[k] {
-			bad("cluster of %s: size %d, %d dropped, %d pages name it as kept_by", c.RecordID, c.Size, len(c.Dropped), members[k])
+			bad("cluster of %s: size %d, %d dropped, %d pages name it as kept_by", k, c.Size, len(c.Dropped), members[k])
 		}
 	}
 	if len(seen) != len(members) {

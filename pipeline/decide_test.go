@@ -17,8 +17,8 @@ import (
 	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
-// jobDecisions are a run's decisions and clusters, each as sorted "%+v"
-// strings, for comparison between runs.
+// jobDecisions are a run's decisions and clusters, each as sorted JSON
+// lines, for comparison between runs.
 type jobDecisions struct {
 	decisions, clusters []string
 }
@@ -43,7 +43,7 @@ func checkDecisions(t *testing.T, dir string, cfg config.Config) jobDecisions {
 			t.Fatalf("decisions line %q: %v", l, err)
 		}
 		ds = append(ds, d)
-		out.decisions = append(out.decisions, fmt.Sprintf("%+v", d))
+		out.decisions = append(out.decisions, jsonLine(t, d))
 		if d.Keep {
 			kept++
 		} else {
@@ -57,7 +57,7 @@ func checkDecisions(t *testing.T, dir string, cfg config.Config) jobDecisions {
 			t.Fatalf("clusters line %q: %v", l, err)
 		}
 		cs = append(cs, c)
-		out.clusters = append(out.clusters, fmt.Sprintf("%+v", c))
+		out.clusters = append(out.clusters, jsonLine(t, c))
 		hist[c.Size]++
 	}
 	var pairs []dedup.PairRecord
@@ -68,7 +68,7 @@ func checkDecisions(t *testing.T, dir string, cfg config.Config) jobDecisions {
 		}
 		pairs = append(pairs, p)
 	}
-	for _, err := range eval.CheckDecisions(ds, cs, pairs, cfg.Tau) {
+	for _, err := range eval.CheckDecisions(ds, cs, pairs, cfg.Params) {
 		t.Error(err)
 	}
 	pages := sum.Documents + sum.Skipped[dedup.ReasonNoSignatures] + sum.Skipped[dedup.ReasonTooFewSignatures]
@@ -87,15 +87,25 @@ func checkDecisions(t *testing.T, dir string, cfg config.Config) jobDecisions {
 	return out
 }
 
+// jsonLine is v as one JSON line.
+func jsonLine(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // inProcessDecisions are dedup.Run's decisions and clusters as
 // checkDecisions returns a job's.
-func inProcessDecisions(res *dedup.Result) jobDecisions {
+func inProcessDecisions(t *testing.T, res *dedup.Result) jobDecisions {
 	var out jobDecisions
 	for _, d := range res.Decisions {
-		out.decisions = append(out.decisions, fmt.Sprintf("%+v", d))
+		out.decisions = append(out.decisions, jsonLine(t, d))
 	}
 	for _, c := range res.Clusters {
-		out.clusters = append(out.clusters, fmt.Sprintf("%+v", c))
+		out.clusters = append(out.clusters, jsonLine(t, c))
 	}
 	slices.Sort(out.decisions)
 	slices.Sort(out.clusters)

@@ -254,7 +254,7 @@ func TestJobOnTestdata(t *testing.T) {
 			t.Errorf("job: %d records %d documents; in-process: %d records %d documents", sum.Records, sum.Documents, records, documents)
 		}
 		samePairs(t, "job vs in-process", pairs, want)
-		sameDecisions(t, "job vs in-process", decisions, inProcessDecisions(res))
+		sameDecisions(t, "job vs in-process", decisions, inProcessDecisions(t, res))
 	})
 
 	t.Run("bruteforce", func(t *testing.T) {
@@ -449,7 +449,7 @@ func TestJobOnSharedWARCs(t *testing.T) {
 		t.Errorf("job: %d records %d documents; in-process: %d records %d documents", sum.Records, sum.Documents, records, documents)
 	}
 	samePairs(t, "job vs in-process", readPairs(t, dir, 1), want)
-	sameDecisions(t, "job vs in-process", checkDecisions(t, dir, cfg), inProcessDecisions(res))
+	sameDecisions(t, "job vs in-process", checkDecisions(t, dir, cfg), inProcessDecisions(t, res))
 	// Every file is accounted for in the rejects (each has at least a
 	// warcinfo, request or non-HTML record), the truncated one included.
 	seen := map[string]bool{}
@@ -491,7 +491,7 @@ func TestJobEqualsInProcessOnGoldSet(t *testing.T) {
 		t.Errorf("in-process: %d pairs on the gold set, expected thousands", len(want))
 	}
 	samePairs(t, "job vs in-process on the gold set", readPairs(t, dir, 1), want)
-	sameDecisions(t, "job vs in-process on the gold set", checkDecisions(t, dir, cfg), inProcessDecisions(res))
+	sameDecisions(t, "job vs in-process on the gold set", checkDecisions(t, dir, cfg), inProcessDecisions(t, res))
 	if sum.DecideResidual != 0 {
 		t.Errorf("%d pages decided on the residual worker at the default --decide_rounds", sum.DecideResidual)
 	}

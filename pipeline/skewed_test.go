@@ -10,8 +10,6 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/eval"
-	"github.com/ndd-beam/ndd-beam/match"
-	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
 // A small skewed crawl (eval.WriteSkewedCrawl from the two gold sets' real
@@ -81,12 +79,8 @@ func TestSkewedCrawlCollapsedAndSplit(t *testing.T) {
 			for _, p := range dedup.ExpandPairs(lines) {
 				expanded[pairKey{p.A().Key(), p.B().Key(), p.Jaccard}] = true
 			}
-			vecs := make([]spotsig.Vector, len(res.Docs))
-			for i, d := range res.Docs {
-				vecs[i] = d.Vec
-			}
 			brute := map[pairKey]bool{}
-			for _, p := range match.BruteForce(vecs, tau) {
+			for _, p := range dedup.BruteForcePairs(res.Docs, tau, cfg.SiteRule()) {
 				brute[pairKey{res.Docs[p.A].Key(), res.Docs[p.B].Key(), p.Jaccard}] = true
 			}
 			if len(brute) < crawl.Copies*(crawl.Copies-1)/2 {
@@ -94,7 +88,7 @@ func TestSkewedCrawlCollapsedAndSplit(t *testing.T) {
 			}
 			samePairs(t, "expanded pairs vs brute force", expanded, brute)
 
-			sameDecisions(t, "job vs in-process", checkDecisions(t, dir, cfg), inProcessDecisions(res))
+			sameDecisions(t, "job vs in-process", checkDecisions(t, dir, cfg), inProcessDecisions(t, res))
 			kept := map[string]int{}
 			for _, l := range readLines(t, dir, "decisions", 1) {
 				var d dedup.Decision

@@ -108,6 +108,15 @@ func readOutputs(t *testing.T, dir, inputDir string) jobOutputs {
 var wantNames = []string{transforms.SuccessFile, "clusters-00000-of-00001.jsonl", "decisions-00000-of-00001.jsonl",
 	"pairs-00000-of-00001.jsonl", "rejects-00000-of-00001.jsonl", transforms.SummaryFile}
 
+// storageConfig is testConfig with the paper's pair rule (no same-site
+// threshold), so that the 2008 archive.org crawl gives many pairs of its
+// template siblings to compare across storage systems.
+func storageConfig(input []string) config.Config {
+	cfg := testConfig(input)
+	cfg.SameSiteTau = 0
+	return cfg
+}
+
 // storageInputs are the paths of storageWARCs in ../testdata.
 func storageInputs() []string {
 	var in []string
@@ -120,7 +129,7 @@ func storageInputs() []string {
 // localReference runs the job on storageWARCs in ../testdata.
 func localReference(t *testing.T) jobOutputs {
 	t.Helper()
-	dir := runJob(t, "direct", testConfig(storageInputs()))
+	dir := runJob(t, "direct", storageConfig(storageInputs()))
 	ref := readOutputs(t, dir, testdata)
 	if len(ref.lines["pairs"]) == 0 || len(ref.lines["decisions"]) == 0 {
 		t.Fatalf("reference run: %d pairs, %d decisions; want both", len(ref.lines["pairs"]), len(ref.lines["decisions"]))
@@ -228,7 +237,7 @@ func TestJobOnGCS(t *testing.T) {
 	list := upload(t, "gs://ndd/")
 	ref := localReference(t)
 
-	cfg := testConfig([]string{"@" + list})
+	cfg := storageConfig([]string{"@" + list})
 	cfg.InputPrefix = "gs://ndd/in"
 	cfg.Output = "gs://ndd/out/"
 	runJob(t, "direct", cfg)
@@ -277,7 +286,7 @@ func TestJobOnS3(t *testing.T) {
 	if err := os.WriteFile(listPath, []byte("missing.warc.gz\n"+storageWARCs[1]+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := testConfig([]string{"s3://ndd/in/aut*.warc.gz", "@" + listPath})
+	cfg := storageConfig([]string{"s3://ndd/in/aut*.warc.gz", "@" + listPath})
 	cfg.InputPrefix = "s3://ndd/in/"
 	cfg.Output = "s3://ndd/out"
 	runJob(t, "direct", cfg)
@@ -295,9 +304,9 @@ func TestJobOnS3(t *testing.T) {
 func TestValidateS3BadConfig(t *testing.T) {
 	s3Env(t, "http://127.0.0.1:1")
 	t.Setenv("AWS_PROFILE", "ndd-beam-no-such-profile")
-	in := testConfig([]string{"s3://ndd/in/*.warc.gz"})
+	in := storageConfig([]string{"s3://ndd/in/*.warc.gz"})
 	in.Output = t.TempDir()
-	out := testConfig([]string{filepath.Join(testdata, storageWARCs[1])})
+	out := storageConfig([]string{filepath.Join(testdata, storageWARCs[1])})
 	out.Output = "s3://ndd/out/"
 	for _, cfg := range []config.Config{in, out} {
 		err := Validate(context.Background(), &cfg)
@@ -352,7 +361,7 @@ func TestJobOnHTTPS(t *testing.T) {
 	if err := os.WriteFile(listPath, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := testConfig([]string{"@" + listPath, "@" + srv.URL + "/list.txt"})
+	cfg := storageConfig([]string{"@" + listPath, "@" + srv.URL + "/list.txt"})
 	cfg.InputPrefix = srv.URL
 	start := time.Now()
 	dir := runJob(t, "direct", cfg)
@@ -385,7 +394,7 @@ func TestJobIrregularLocalPaths(t *testing.T) {
 	if err := os.WriteFile(a, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ref := readOutputs(t, runJob(t, "direct", testConfig([]string{a})), dir)
+	ref := readOutputs(t, runJob(t, "direct", storageConfig([]string{a})), dir)
 
 	must := func(err error) {
 		t.Helper()
@@ -404,7 +413,7 @@ func TestJobIrregularLocalPaths(t *testing.T) {
 	must(os.Mkdir(at("dir.warc.gz"), 0o755))
 	must(os.WriteFile(at("empty.warc.gz"), nil, 0o644))
 
-	cfg := testConfig([]string{at("*.warc.gz"), dir + "/./a.warc.gz", a})
+	cfg := storageConfig([]string{at("*.warc.gz"), dir + "/./a.warc.gz", a})
 	got := readOutputs(t, runJob(t, "direct", cfg), dir)
 	sameOutputs(t, got, ref, map[string]int{dedup.ReasonDuplicateFile: 3, dedup.ReasonIrregularFile: 6, dedup.ReasonEmptyFile: 1}, "<IN>/empty.warc.gz")
 	for name, want := range map[string]string{
@@ -427,7 +436,7 @@ func TestJobIrregularLocalPaths(t *testing.T) {
 func TestJobGzipOutputs(t *testing.T) {
 	fakeGCS(t)
 	ref := localReference(t)
-	cfg := testConfig(storageInputs())
+	cfg := storageConfig(storageInputs())
 	cfg.Compression = config.CompressionGzip
 	local, again := runJob(t, "direct", cfg), runJob(t, "direct", cfg)
 	cfg.Output = "gs://ndd/out/"

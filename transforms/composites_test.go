@@ -183,8 +183,9 @@ func TestFilterIDFComposite(t *testing.T) {
 	}
 }
 
-// KeyByGroup and MatchGroups find exactly match.BruteForce's pairs, at a
-// threshold and ρ where documents fall into several partitions and guests.
+// KeyByGroup and MatchGroups find exactly match.BruteForce's pairs that the
+// same-site rule keeps, at a threshold and ρ where documents fall into
+// several partitions and guests.
 func TestMatchGroupsComposite(t *testing.T) {
 	// The test documents, each also in 7 variants with one signature
 	// changed: near-duplicate clusters in groups of up to dozens.
@@ -199,8 +200,11 @@ func TestMatchGroupsComposite(t *testing.T) {
 		}
 	}
 	vecs := make([]spotsig.Vector, len(docs))
-	for i, d := range docs {
-		vecs[i] = d.Vec
+	sites := make([]match.Site, len(docs))
+	for i := range docs {
+		// Three sites; the pairs of one site need Jaccard 0.9.
+		docs[i].Site = match.SiteOf(fmt.Sprintf("site%d.example", i%3))
+		vecs[i], sites[i] = docs[i].Vec, docs[i].Site
 	}
 	for _, c := range []struct {
 		tau     float64
@@ -211,11 +215,13 @@ func TestMatchGroupsComposite(t *testing.T) {
 			p := config.DefaultParams()
 			p.Tau, p.Rho, p.MaxGroupDocs = tau, 8, c.maxDocs
 			var want []string
-			for _, pr := range match.BruteForce(vecs, tau) {
+			brute := match.BruteForce(vecs, tau)
+			n := len(brute)
+			for _, pr := range p.SiteRule().Filter(brute, sites) {
 				want = append(want, pairSummary(NewPairRecord(docs[pr.A], docs[pr.B], pr.Jaccard)))
 			}
-			if tau == 0.2 && len(want) == 0 {
-				t.Fatal("no brute-force pair at τ 0.2: the test documents are too far apart")
+			if tau == 0.2 && (len(want) == 0 || len(want) == n) {
+				t.Fatalf("%d of %d brute-force pairs at τ 0.2 pass the same-site rule: the test cannot see it", len(want), n)
 			}
 			largest := 0
 			if c.maxDocs > 0 {

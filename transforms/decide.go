@@ -333,7 +333,7 @@ func (*exactTextFn) ProcessElement(digest string, pages func(*Page) bool, keeper
 	for pages(&p) {
 		d := Decided{Line: decisionLineFor(p, DecideExactText)}
 		if p.Ref != k.Ref {
-			d.Line.Keep, d.Line.KeptBy, d.Line.KeptByURI, d.Line.Jaccard = false, k.RecordID, k.URI, 1
+			d.Line.DropFor(k.Ref, 1)
 			d.Keeper = k.Ref
 		}
 		emit(d)
@@ -717,7 +717,7 @@ func (fn *decideFn) ProcessElement(key string, members func(*Page) bool, bests f
 			d.Line.Keep, d.Line.Jaccard = false, keeper.Jaccard
 			pending(keeper.Hi, d)
 		case p.Ref != b.Ref:
-			d.Line.Keep, d.Line.KeptBy, d.Line.KeptByURI, d.Line.Jaccard = false, b.RecordID, b.URI, 1
+			d.Line.DropFor(b.Ref, 1)
 			d.Keeper = b.Ref
 			emit(d)
 		default:
@@ -740,7 +740,8 @@ func (*resolveKeeperFn) ProcessElement(key string, bests func(*Page) bool, dropp
 		if !have {
 			return fmt.Errorf("decide: keeper %x has no page", key)
 		}
-		d.Line.KeptBy, d.Line.KeptByURI, d.Keeper = b.RecordID, b.URI, b.Ref
+		d.Line.DropFor(b.Ref, d.Line.Jaccard)
+		d.Keeper = b.Ref
 		emit(d)
 		d = Decided{}
 	}

@@ -96,20 +96,22 @@ func MatchGroups(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Param
 	if _, ok := g.(match.CrossGrouping); ok && p.MaxGroupDocs > 0 {
 		return matchTasks(s, st, keyed, p), nil
 	}
-	pairs, groupSizes := beam.ParDo2(s, &MatchGroupsFn{Params: p}, beam.GroupByKey(s, keyed))
+	pairs, groupSizes, sameSite := beam.ParDo3(s, &MatchGroupsFn{Params: p}, beam.GroupByKey(s, keyed))
 	if g.Repeats() {
 		pairs = filter.Distinct(s, pairs)
 	}
 	st.Count(s, StatPartitions, groupSizes)
 	st.Max(s, StatLargestGroup, groupSizes)
 	st.Count(s, StatPairs, pairs)
+	st.Sum(s, StatSameSitePairs, sameSite)
 	return pairs, nil
 }
 
 // MatchGroupsFn matches one group: it splits home and guest documents, sorts
 // each by document key (so the matcher sees the same order on every runner),
-// runs Grouping.MatchGroup and emits each pair with both documents' metadata
-// in canonical order.
+// runs Grouping.MatchGroup and emits each pair the same-site rule keeps
+// (config.Params.SiteRule) with both documents' metadata in canonical
+// order, then the group's size and the number of pairs the rule removed.
 type MatchGroupsFn struct {
 	Params   config.Params
 	grouping match.Grouping
@@ -123,7 +125,7 @@ func (fn *MatchGroupsFn) Setup() error {
 }
 
 // ProcessElement matches the group key.
-func (fn *MatchGroupsFn) ProcessElement(ctx context.Context, key uint64, docs func(*Doc) bool, emit func(PairRecord), size func(int)) error {
+func (fn *MatchGroupsFn) ProcessElement(ctx context.Context, key uint64, docs func(*Doc) bool, emit func(PairRecord), size, sameSite func(int)) error {
 	var home, guests []Doc
 	var d Doc
 	for docs(&d) {
@@ -149,14 +151,20 @@ func (fn *MatchGroupsFn) ProcessElement(ctx context.Context, key uint64, docs fu
 	for i := range all {
 		vecs[i] = all[i].Vec
 	}
+	rule, removed := fn.Params.SiteRule(), 0
 	for _, p := range fn.grouping.MatchGroup(vecs[:len(home)], vecs[len(home):]) {
 		if p.A < 0 || p.B >= len(all) || p.A >= p.B {
 			return fmt.Errorf("group %d: matcher returned pair (%d, %d) outside [0, %d)", key, p.A, p.B, len(all))
+		}
+		if !rule.Keep(p.Jaccard, all[p.A].Site, all[p.B].Site) {
+			removed++
+			continue
 		}
 		matchPairs.Inc(ctx, 1)
 		progress.pairs.Add(1)
 		emit(NewPairRecord(all[p.A], all[p.B], p.Jaccard))
 	}
+	sameSite(removed)
 	return nil
 }
 
@@ -199,10 +207,11 @@ func matchTasks(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Params
 	s = s.Scope("Tasks")
 	sizes := beam.ParDo(s, withGroupKey, beam.CombinePerKey(s, addGroupSizes, beam.ParDo(s, docGroupSize, keyed)))
 	tasks := beam.ParDo(s, &KeyByTaskFn{MaxDocs: p.MaxGroupDocs}, keyed, beam.SideInput{Input: sizes})
-	pairs, taskSizes, taskPairs := beam.ParDo3(s, &MatchTasksFn{Params: p}, beam.GroupByKey(s, tasks))
+	pairs, taskSizes, taskPairs, sameSite := beam.ParDo4(s, &MatchTasksFn{Params: p}, beam.GroupByKey(s, tasks))
 	st.Count(s, StatPartitions, sizes)
 	st.Max(s, StatLargestGroup, taskSizes)
 	st.Sum(s, StatPairs, taskPairs) // one number per task, not one per pair
+	st.Sum(s, StatSameSitePairs, sameSite)
 	return pairs
 }
 
@@ -282,8 +291,9 @@ func (fn *KeyByTaskFn) ProcessElement(ctx context.Context, group uint64, d Doc, 
 // MatchTasksFn matches one task of matchTasks: a whole group or a home
 // block (Grouping.MatchGroup), or two blocks (match.CrossGrouping
 // MatchCross), documents sorted by key so every runner gives the matcher
-// the same order. Besides the pairs it emits the task's number of
-// documents and of pairs.
+// the same order. It emits the pairs the same-site rule keeps
+// (config.Params.SiteRule), then the task's number of documents, of pairs
+// and of pairs the rule removed.
 type MatchTasksFn struct {
 	Params   config.Params
 	grouping match.CrossGrouping
@@ -304,7 +314,7 @@ func (fn *MatchTasksFn) Setup() error {
 }
 
 // ProcessElement matches one task.
-func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, docs func(*Doc) bool, emit func(PairRecord), size, pairCount func(int)) error {
+func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, docs func(*Doc) bool, emit func(PairRecord), size, pairCount, sameSite func(int)) error {
 	var a, b []Doc
 	var d Doc
 	for docs(&d) {
@@ -331,13 +341,18 @@ func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, docs fun
 		vecs[i] = all[i].Vec
 	}
 	var bad error
-	var npairs int
+	var npairs, removed int
+	rule := fn.Params.SiteRule()
 	emitPairs := func(ps []match.Pair) {
 		for _, p := range ps {
 			if p.A < 0 || p.B >= len(all) || p.A >= p.B {
 				if bad == nil {
 					bad = fmt.Errorf("task %s: matcher returned pair (%d, %d) outside [0, %d)", key, p.A, p.B, len(all))
 				}
+				continue
+			}
+			if !rule.Keep(p.Jaccard, all[p.A].Site, all[p.B].Site) {
+				removed++
 				continue
 			}
 			matchPairs.Inc(ctx, 1)
@@ -357,5 +372,6 @@ func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, docs fun
 		return bad
 	}
 	pairCount(npairs)
+	sameSite(removed)
 	return nil
 }

@@ -33,6 +33,7 @@ const (
 	StatPartitions          = "partitions"
 	StatLargestGroup        = "largest_group"
 	StatPairs               = "pairs"
+	StatSameSitePairs       = "same_site_pairs"
 	statSkippedPrefix       = "skipped/"
 	statCappedPrefix        = "capped/"
 	statLanguagePrefix      = "languages/"
@@ -45,8 +46,10 @@ const SummaryFile = "summary.json"
 // (docs/outputs.md), written to summary.json. It changes whenever a field
 // of an output changes meaning or disappears. Version 2 added decisions,
 // clusters and their counts; version 3 the run object (RunInfo); version 4
-// the exact-copy lines of pairs ("exact", issue 12) and exact_copies.
-const SchemaVersion = 4
+// the exact-copy lines of pairs ("exact") and exact_copies; version 5 the
+// kept page's location on decision lines (kept_by_file, kept_by_offset,
+// kept_by_inner_offset), the same-site rule and same_site_pairs.
+const SchemaVersion = 5
 
 // Summary is summary.json: the job's counts, computed from PCollections
 // (not from runner metrics), and what it ran on. The accounting identity
@@ -68,6 +71,7 @@ type Summary struct {
 	Partitions            int           `json:"partitions"`            // distinct groups matched (τ partitions for spotsigs)
 	LargestGroup          int           `json:"largest_group"`         // documents in the largest group (home + guests)
 	Pairs                 int           `json:"pairs"`                 // lines of pairs written, exact-copy lines included
+	SameSitePairs         int           `json:"same_site_pairs"`       // pairs of one site at tau or above but below same_site_tau: not near-duplicates, not written
 	ExactCopies           int           `json:"exact_copies"`          // documents collapsed into an exact-copy representative (pairs lines with exact true)
 	Kept                  int           `json:"kept"`                  // pages kept (decisions-*.jsonl, keep true)
 	Dropped               int           `json:"dropped"`               // pages dropped; kept + dropped = decision lines
@@ -224,6 +228,8 @@ func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats fu
 			sum.LargestGroup = max(sum.LargestGroup, v)
 		case k == StatPairs:
 			sum.Pairs += v
+		case k == StatSameSitePairs:
+			sum.SameSitePairs += v
 		case k == StatExactCopies:
 			sum.ExactCopies += v
 			sum.Pairs += v

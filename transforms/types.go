@@ -9,6 +9,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
@@ -29,21 +30,24 @@ func init() {
 //
 // Between Extract and DropSharedBlocks, with config.Params.SharedBlockPages
 // > 0, Vec is empty and Blocks holds the signatures per text block
-// (dedup.Doc); everywhere else Blocks is nil.
+// (dedup.Doc); everywhere else Blocks is nil. From CollapseExact on, Site
+// is the site of the document's exact-copy group (dedup.Head), for the
+// same-site rule of matching (match.SiteRule); before it, match.NoSite.
 type Doc struct {
 	warc.Ref
 	Guest  bool
+	Site   match.Site
 	Vec    spotsig.Vector
 	Blocks []spotsig.Block
 }
 
 // docCoderVersion is the first byte of every encoded Doc, so a worker of
 // another build fails loudly instead of misreading the bytes.
-const docCoderVersion = 2
+const docCoderVersion = 3
 
 // EncodeDoc is Doc's Beam coder: a version byte, then RecordID, URI, File as
-// uvarint length + bytes, Offset and Inner as zig-zag varints, Guest as one byte, the
-// vector (the number of distinct signatures n as a uvarint, the n ascending
+// uvarint length + bytes, Offset and Inner as zig-zag varints, Guest as one
+// byte, Site as 8 bytes little-endian, the vector (the number of distinct signatures n as a uvarint, the n ascending
 // hashes as uvarint deltas from the previous hash (the first from 0), and
 // the n frequencies as uvarints), then the number of blocks as a uvarint
 // and per block its hash (8 bytes, little-endian), Main as one byte and its
@@ -65,6 +69,7 @@ func EncodeDoc(d Doc) []byte {
 	} else {
 		buf = append(buf, 0)
 	}
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(d.Site))
 	buf = appendVector(buf, d.Vec)
 	buf = binary.AppendUvarint(buf, uint64(len(d.Blocks)))
 	for _, b := range d.Blocks {
@@ -122,6 +127,7 @@ func DecodeDoc(b []byte) (Doc, error) {
 			r.err = fmt.Errorf("transforms: Doc guest flag %d", g)
 		}
 	}
+	d.Site = match.Site(r.uint64())
 	d.Vec = r.vector()
 	nb := r.uvarint()
 	if r.err == nil && nb > uint64(len(r.b))/10 { // every block needs >= 10 bytes
@@ -165,6 +171,20 @@ func head(b []byte) any {
 		return "<empty>"
 	}
 	return b[0]
+}
+
+// uint64 reads 8 bytes little-endian.
+func (r *decoder) uint64() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.b) < 8 {
+		r.err = errShortDoc
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(r.b)
+	r.b = r.b[8:]
+	return v
 }
 
 // vector reads a vector written by appendVector.

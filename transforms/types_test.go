@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
@@ -28,6 +29,7 @@ func randomDoc(r *rand.Rand, n int) Doc {
 			Inner:    r.Int64N(1 << 20),
 		},
 		Guest: r.IntN(2) == 1,
+		Site:  match.SiteOf("example.org"),
 		Vec:   v,
 	}
 }
@@ -94,7 +96,7 @@ func TestDocCoderRejectsCorruptInput(t *testing.T) {
 		t.Error("non-minimal varint: no error")
 	}
 	// A huge signature count must fail before allocating.
-	huge := []byte{docCoderVersion, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f}
+	huge := []byte{docCoderVersion, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f}
 	if _, err := DecodeDoc(huge); err == nil {
 		t.Error("signature count beyond the input: no error")
 	}

@@ -95,7 +95,7 @@ func runEvalCheck(args []string, stdout, stderr io.Writer) int {
 			status = 1
 			continue
 		}
-		fmt.Fprintf(stdout, "%s: %d decisions: every kept_by is a kept page at Jaccard >= tau or an exact-text copy, no pair joins two kept pages, clusters match\n", dir, n)
+		fmt.Fprintf(stdout, "%s: %d decisions: every kept_by is a kept page at Jaccard >= tau (same_site_tau within a site) or an exact-text copy, no pair joins two kept pages, clusters match\n", dir, n)
 	}
 	return status
 }
@@ -106,9 +106,7 @@ func checkDir(dir string) ([]error, int, error) {
 		return nil, 0, err
 	}
 	var sum struct {
-		Parameters struct {
-			Tau float64 `json:"tau"`
-		} `json:"parameters"`
+		Parameters config.Params `json:"parameters"`
 	}
 	if err := json.Unmarshal(b, &sum); err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", dir, err)
@@ -125,7 +123,7 @@ func checkDir(dir string) ([]error, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	return eval.CheckDecisions(ds, cs, ps, sum.Parameters.Tau), len(ds), nil
+	return eval.CheckDecisions(ds, cs, ps, sum.Parameters), len(ds), nil
 }
 
 // runEvalReport writes the per-run report (report.md and its plots) of a

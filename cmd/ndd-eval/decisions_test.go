@@ -14,7 +14,7 @@ func writeOutput(t *testing.T, pairs, decisions, clusters string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range map[string]string{
-		"summary.json":                   `{"records":5,"documents":3,"skipped":{"request":1,"not-html":1},"parameters":{"tau":0.2}}`,
+		"summary.json":                   `{"records":5,"documents":3,"skipped":{"request":1,"not-html":1},"parameters":{"tau":0.2,"same_site_tau":0.9}}`,
 		"pairs-00000-of-00001.jsonl":     pairs,
 		"decisions-00000-of-00001.jsonl": decisions,
 		"clusters-00000-of-00001.jsonl":  clusters,
@@ -29,7 +29,7 @@ func writeOutput(t *testing.T, pairs, decisions, clusters string) string {
 const (
 	okPairs     = `{"a_record_id":"a","a_uri":"http://x.example/a","b_record_id":"b","b_uri":"http://y.example/b","jaccard":0.5,"a_file":"f","a_offset":0,"a_inner_offset":0,"b_file":"f","b_offset":1,"b_inner_offset":0}` + "\n"
 	okDecisions = `{"file":"f","offset":0,"inner_offset":0,"record_id":"a","uri":"http://x.example/a","keep":true,"method":"spotsigs"}
-{"file":"f","offset":1,"inner_offset":0,"record_id":"b","uri":"http://y.example/b","keep":false,"kept_by":"a","kept_by_uri":"http://x.example/a","jaccard":0.5,"method":"spotsigs"}
+{"file":"f","offset":1,"inner_offset":0,"record_id":"b","uri":"http://y.example/b","keep":false,"kept_by":"a","kept_by_uri":"http://x.example/a","kept_by_file":"f","kept_by_offset":0,"kept_by_inner_offset":0,"jaccard":0.5,"method":"spotsigs"}
 {"file":"f","offset":2,"inner_offset":0,"record_id":"c","uri":"http://y.example/c","keep":true,"method":"spotsigs"}
 `
 	okClusters = `{"file":"f","offset":0,"inner_offset":0,"record_id":"a","uri":"http://x.example/a","dropped":["b"],"size":2}` + "\n"
@@ -43,7 +43,7 @@ func TestRunEvalCheck(t *testing.T) {
 	}
 	// b kept too: the pair joins two kept pages, and the cluster lists a
 	// page nobody names as kept_by.
-	bad := writeOutput(t, okPairs, strings.Replace(okDecisions, `"keep":false,"kept_by":"a","kept_by_uri":"http://x.example/a","jaccard":0.5`, `"keep":true`, 1), okClusters)
+	bad := writeOutput(t, okPairs, strings.Replace(okDecisions, `"keep":false,"kept_by":"a","kept_by_uri":"http://x.example/a","kept_by_file":"f","kept_by_offset":0,"kept_by_inner_offset":0,"jaccard":0.5`, `"keep":true`, 1), okClusters)
 	out.Reset()
 	if code := runEvalCheck([]string{bad}, &out, &errb); code != 1 || !strings.Contains(out.String(), "joins two kept pages") {
 		t.Errorf("bad output: exit %d, %s", code, out.String())
@@ -53,6 +53,19 @@ func TestRunEvalCheck(t *testing.T) {
 	out.Reset()
 	if code := runEvalCheck([]string{bad}, &out, &errb); code != 1 || !strings.Contains(out.String(), "not a pair") {
 		t.Errorf("wrong jaccard: exit %d, %s", code, out.String())
+	}
+	// kept_by names a's record ID and URI but c's location.
+	bad = writeOutput(t, okPairs, strings.Replace(okDecisions, `"kept_by_offset":0,`, `"kept_by_offset":2,`, 1), okClusters)
+	out.Reset()
+	if code := runEvalCheck([]string{bad}, &out, &errb); code != 1 || !strings.Contains(out.String(), "is not a kept page") {
+		t.Errorf("wrong kept_by location: exit %d, %s", code, out.String())
+	}
+	// a and b on one site: 0.5 is below same_site_tau.
+	sameSite := func(s string) string { return strings.ReplaceAll(s, "http://y.example/b", "http://x.example/b") }
+	bad = writeOutput(t, sameSite(okPairs), sameSite(okDecisions), okClusters)
+	out.Reset()
+	if code := runEvalCheck([]string{bad}, &out, &errb); code != 1 || !strings.Contains(out.String(), "not a pair >= 0.9") {
+		t.Errorf("same-site drop at 0.5: exit %d, %s", code, out.String())
 	}
 }
 
