@@ -18,9 +18,12 @@ import (
 // stay a pair.
 
 // BlockCount is how many documents have a block outside (Periphery) and
-// inside (Main) their main content, and the contexts (Context) of the
-// documents that have it: Contexts of those it is outside the main content
-// of, All of every one; each ascending, distinct, the smallest
+// inside (Main) their main content; the contexts (Context) of the
+// documents it is outside the main content of (Contexts) and of every
+// document that has it (All); and the blocks it sits between on every
+// document that has it (Before and After: the spotsig.Block Prev and Next
+// hashes, or the document's Context where the block starts or ends the
+// text). Each list is ascending, distinct, the smallest
 // config.MaxSharedBlockPages only (a k-minimum-values sketch: exact below
 // k, an estimate of the distinct count above, see Distinct). Counting
 // contexts rather than pages keeps the blocks of exact copies: a block on a
@@ -28,6 +31,7 @@ import (
 type BlockCount struct {
 	Periphery, Main int
 	Contexts, All   []uint64
+	Before, After   []uint64
 }
 
 // Add returns the sum of two counts (the job's combiner): page counts
@@ -35,7 +39,8 @@ type BlockCount struct {
 // associative and commutative, so any combining order gives the same count.
 func (c BlockCount) Add(o BlockCount) BlockCount {
 	return BlockCount{Periphery: c.Periphery + o.Periphery, Main: c.Main + o.Main,
-		Contexts: unite(c.Contexts, o.Contexts), All: unite(c.All, o.All)}
+		Contexts: unite(c.Contexts, o.Contexts), All: unite(c.All, o.All),
+		Before: unite(c.Before, o.Before), After: unite(c.After, o.After)}
 }
 
 // unite returns the smallest config.MaxSharedBlockPages distinct values of
@@ -81,12 +86,17 @@ func Distinct(sketch []uint64) float64 {
 // Shared reports whether a block with these counts is shared boilerplate
 // for minPages (0: never). Either it lies outside the main content of
 // pages with at least minPages different contexts, and of more pages than
-// it is the main content of; or it is on pages with at least 2·minPages
-// different contexts and as many contexts as half its pages, whether
-// inside or outside their main content: text that many unrelated pages
-// carry (on a page with little text of its own a notice is the largest
-// block and looks like main content), unlike an article copied to many
-// sites, whose copies share their other blocks too and so their context.
+// it is the main content of; or, whether inside or outside their main
+// content, it is on many unrelated pages and inserted there on its own:
+// pages of at least 2·minPages different contexts, and as many as half its
+// pages (many), with many different blocks before it or after it. That is
+// text pages carry beside whatever they hold (on a page with little text
+// of its own a notice is the largest block and looks like main content).
+// A paragraph inside an article has the same neighbours on both sides
+// wherever the article is copied or shown in full (a tag, category or
+// archive page beside other posts, a print version), so a page whose main
+// content is a repeated article keeps it, but its first and last
+// paragraph.
 func (c BlockCount) Shared(minPages int) bool {
 	if minPages <= 0 {
 		return false
@@ -94,8 +104,11 @@ func (c BlockCount) Shared(minPages int) bool {
 	if len(c.Contexts) >= minPages && c.Periphery > c.Main {
 		return true
 	}
-	d := Distinct(c.All)
-	return d >= float64(2*minPages) && 2*d >= float64(c.Periphery+c.Main)
+	many := func(sketch []uint64) bool {
+		d := Distinct(sketch)
+		return d >= float64(2*minPages) && 2*d >= float64(c.Periphery+c.Main)
+	}
+	return many(c.All) && (many(c.Before) || many(c.After))
 }
 
 // Context identifies what a document is about apart from the block
@@ -161,10 +174,18 @@ func (c Contexts) Of(exclude uint64) uint64 {
 // Count is the contribution to BlockCount of block b of a document whose
 // Context apart from b is ctx.
 func Count(b spotsig.Block, ctx uint64) BlockCount {
-	if b.Main {
-		return BlockCount{Main: 1, All: []uint64{ctx}}
+	before, after := b.Prev, b.Next
+	if before == 0 {
+		before = ctx
 	}
-	return BlockCount{Periphery: 1, Contexts: []uint64{ctx}, All: []uint64{ctx}}
+	if after == 0 {
+		after = ctx
+	}
+	c := BlockCount{Main: 1, All: []uint64{ctx}, Before: []uint64{before}, After: []uint64{after}}
+	if !b.Main {
+		c.Main, c.Periphery, c.Contexts = 0, 1, []uint64{ctx}
+	}
+	return c
 }
 
 // BlockCounts counts, per block hash, the documents that have the block

@@ -1,6 +1,7 @@
 package dedup
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/ndd-beam/ndd-beam/config"
@@ -77,6 +78,47 @@ func equal(a, b []uint64) bool {
 		}
 	}
 	return true
+}
+
+// A post shown in full on many pages beside other posts (a blog's post
+// page, its print version, tag and archive pages) keeps the paragraphs
+// that have the same neighbours wherever it is shown; a two-paragraph
+// notice inserted on as many pages, whose neighbours change from page to
+// page, is dropped, also where it is the main content.
+func TestSharedBlocksNeighbours(t *testing.T) {
+	// The post: paragraphs 1001..1005 in order; other posts: paragraphs
+	// 10i and 10i+1 (smaller hashes, so a listing's context is another
+	// post's).
+	para := func(h, prev, next uint64) spotsig.Block {
+		return spotsig.Block{Hash: h, Main: true, Prev: prev, Next: next, Vec: vec(h*10, h*10+1)}
+	}
+	post := func(prev, next uint64) []spotsig.Block {
+		return []spotsig.Block{para(1001, prev, 1002), para(1002, 1001, 1003), para(1003, 1002, 1004), para(1004, 1003, 1005), para(1005, 1004, next)}
+	}
+	docs := []Doc{{Ref: warc.Ref{RecordID: "post"}, Blocks: post(0, 0)}, {Ref: warc.Ref{RecordID: "print"}, Blocks: post(0, 0)}}
+	for i := uint64(1); i <= 6; i++ {
+		// A listing: the post, then another post of two paragraphs.
+		other := []spotsig.Block{para(10*i, 1005, 10*i+1), para(10*i+1, 10*i, 0)}
+		docs = append(docs, Doc{Ref: warc.Ref{RecordID: fmt.Sprint("tag", i)}, Blocks: append(post(0, 10*i), other...)})
+	}
+	// A notice of two paragraphs after each page's own paragraph.
+	for i := uint64(1); i <= 6; i++ {
+		docs = append(docs, Doc{Ref: warc.Ref{RecordID: fmt.Sprint("page", i)},
+			Blocks: []spotsig.Block{para(100+i, 0, 900), para(900, 100+i, 901), para(901, 900, 0)}})
+	}
+	counts := BlockCounts(docs)
+	for h, want := range map[uint64]bool{1001: true, 1002: false, 1003: false, 1004: false, 1005: true, 900: true, 901: true, 10: false} {
+		if got := counts[h].Shared(2); got != want {
+			t.Errorf("block %d (%+v): shared %v, want %v", h, counts[h], got, want)
+		}
+	}
+	DropSharedBlocks(docs, 2)
+	if !equal(docs[0].Vec.Hashes, []uint64{10020, 10021, 10030, 10031, 10040, 10041}) || !equal(docs[1].Vec.Hashes, docs[0].Vec.Hashes) {
+		t.Errorf("post %v, print %v: want the inner paragraphs", docs[0].Vec.Hashes, docs[1].Vec.Hashes)
+	}
+	if last := docs[len(docs)-1]; !equal(last.Vec.Hashes, []uint64{1060, 1061}) {
+		t.Errorf("page with the notice: %v, want its own paragraph only", last.Vec.Hashes)
+	}
 }
 
 // BlockCount.Add is associative and commutative and keeps the smallest

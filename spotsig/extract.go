@@ -566,14 +566,18 @@ func (e *Extractor) ExtractPayload(payload []byte, contentType string) (Vector, 
 // Block is one text block of a page (one line of the text, see
 // WithMinBlockTokens) with its own spot signatures: Hash identifies the
 // block's text across pages (BlockHash), Main says whether it lies inside
-// the page's main content (layout.go), Vec holds the signatures whose
-// chains lie in it. The blocks of one page have distinct hashes: a block
-// repeated on the page is one Block with the summed frequencies, Main if
-// any occurrence is.
+// the page's main content (layout.go), Prev and Next are the Hash of the
+// text blocks (of at least the minimum tokens, with or without signatures)
+// just before and after it, 0 at the start or end of the text, and Vec
+// holds the signatures whose chains lie in it. The blocks of one page have
+// distinct hashes: a block repeated on the page is one Block with the
+// summed frequencies, Main if any occurrence is, and the neighbours of its
+// first occurrence.
 type Block struct {
-	Hash uint64
-	Main bool
-	Vec  Vector
+	Hash       uint64
+	Main       bool
+	Prev, Next uint64
+	Vec        Vector
 }
 
 // ExtractPayloadBlocks is ExtractPayload with the page's signatures kept
@@ -627,8 +631,9 @@ func (e *Extractor) extractBlocks(s *scratch, text []byte, spans []span, st *Ext
 	st.Signatures = len(s.hashes)
 	// The hashes come block by block, in block order.
 	type acc struct {
-		main bool
-		hs   []uint64
+		main       bool
+		prev, next uint64
+		hs         []uint64
 	}
 	byHash := map[uint64]*acc{}
 	var order []uint64
@@ -651,6 +656,12 @@ func (e *Extractor) extractBlocks(s *scratch, text []byte, spans []span, st *Ext
 		a := byHash[bh]
 		if a == nil {
 			a = &acc{}
+			if b > 0 {
+				a.prev = e.blockHash(s, int(b)-1)
+			}
+			if int(b)+1 < len(s.blocks) {
+				a.next = e.blockHash(s, int(b)+1)
+			}
 			byHash[bh] = a
 			order = append(order, bh)
 		}
@@ -664,7 +675,7 @@ func (e *Extractor) extractBlocks(s *scratch, text []byte, spans []span, st *Ext
 		if !a.main {
 			st.PeripheralBlocks++
 		}
-		blocks = append(blocks, Block{Hash: bh, Main: a.main, Vec: NewVector(a.hs)})
+		blocks = append(blocks, Block{Hash: bh, Main: a.main, Prev: a.prev, Next: a.next, Vec: NewVector(a.hs)})
 	}
 	slices.SortFunc(blocks, func(x, y Block) int { return cmp.Compare(x.Hash, y.Hash) })
 	return blocks

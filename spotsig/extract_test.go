@@ -384,3 +384,37 @@ func TestBlocksDefault(t *testing.T) {
 		t.Errorf("blocks off: line breaks changed the signatures")
 	}
 }
+
+// Each block names the blocks just before and after it in the text (Prev,
+// Next), counting every block of at least the minimum tokens, also one
+// without signatures, and skipping shorter ones; 0 at either end.
+func TestBlockNeighbours(t *testing.T) {
+	ex, err := NewExtractor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	paras := []string{
+		"The council approved the plan for the harbour and the mayor said the work will begin in the spring of next year with a new pier.",
+		"A short line in between",
+		"Paris, Berlin, Madrid, Rome, Vienna, Prague, Warsaw, Lisbon, Dublin, Oslo, Helsinki, Athens, Budapest, Brussels, Amsterdam, Bern, Sofia, Riga, Vilnius, Tallinn, Zagreb.",
+		"The engineers have found that the old bridge is safe and the trains will run again on the line when the repairs are done in May.",
+	}
+	page := "<html><body>"
+	for _, p := range paras {
+		page += "<p>" + p + "</p>"
+	}
+	blocks, _, err := ex.ExtractPayloadBlocks([]byte(page+"</body></html>"), "text/html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := func(i int) uint64 { return BlockHash([]byte(paras[i])) }
+	want := map[uint64][2]uint64{h(0): {0, h(2)}, h(3): {h(2), 0}} // paragraph 2 has no antecedent: no signatures, no Block
+	if len(blocks) != len(want) {
+		t.Fatalf("%d blocks, want %d: %+v", len(blocks), len(want), blocks)
+	}
+	for _, b := range blocks {
+		if w := want[b.Hash]; b.Prev != w[0] || b.Next != w[1] {
+			t.Errorf("block %x: prev %x next %x, want %x %x", b.Hash, b.Prev, b.Next, w[0], w[1])
+		}
+	}
+}

@@ -79,7 +79,7 @@ func (fn *blockCountsFn) ProcessElement(d Doc, emit func(uint64, dedup.BlockCoun
 	ctx := dedup.NewContexts(d.Blocks)
 	for _, b := range d.Blocks {
 		c := dedup.Count(b, ctx.Of(b.Hash))
-		fn.merge.add(b.Hash, 8*(len(c.Contexts)+len(c.All)), func(sum *dedup.BlockCount) { *sum = sum.Add(c) }, emit)
+		fn.merge.add(b.Hash, 8*(len(c.Contexts)+len(c.All)+len(c.Before)+len(c.After)), func(sum *dedup.BlockCount) { *sum = sum.Add(c) }, emit)
 	}
 }
 
