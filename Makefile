@@ -6,6 +6,9 @@ BENCH   ?= .
 GOLDSET ?= ../shared/data/goldset
 GOLDSET_ML ?= ../shared/data/goldset-ml
 SHARED  ?= ../shared/data/warc
+REALSET ?= ../shared/data/realset
+# REALPAGES: the WARC files of eval/realpages (not in the repository; its README says how to fetch them)
+REALPAGES ?= ../realpages-data
 
 .PHONY: run test bench bench-go bench-job worker lint eval fuzz clean template template-metadata report check-decisions
 
@@ -53,10 +56,13 @@ lint:
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-## eval: every method on the gold set over a sweep of tau, SpotSigs per language on the multilingual
-## gold set, and the job on both gold sets with injected shared boilerplate; writes docs/quality.md and its plot
+## eval: the job's keep/drop decisions on the real-page sets (realset; eval/realpages when its WARC files are in
+## REALPAGES) and the gold sets, every method on the gold set over a sweep of tau, SpotSigs per language on the
+## multilingual gold set, and the job on both gold sets with injected shared boilerplate; writes docs/quality.md and its plot
 eval:
 	$(GO) run ./cmd/ndd-eval sweep --warc $(GOLDSET)/gold.warc.gz --truth $(GOLDSET)/truth.jsonl --out docs/ \
+		--real '$(REALSET)/truth.tsv:$(SHARED)/*.warc.gz,$(SHARED)/*.warc' \
+		$(if $(wildcard $(REALPAGES)/*.warc*),--real 'eval/realpages/truth.tsv:$(REALPAGES)/*.warc*') \
 		--ml-warc $(GOLDSET_ML)/gold.warc.gz --ml-truth $(GOLDSET_ML)/truth.jsonl \
 		--boilerplate-warc $(GOLDSET_ML)/gold.warc.gz --boilerplate-truth $(GOLDSET_ML)/truth.jsonl
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -41,6 +42,11 @@ type Report struct {
 	Defaults    []string      // "parameter: value" lines of the chosen defaults
 	Sensitivity []SensitivityRow
 	Boilerplate []BoilerplateRow // the default method with injected shared boilerplate (issue 10)
+	// Decisions are the job's keep/drop decisions on the gold sets, Real
+	// on the real-page truth sets (ScoreRealRun), both at the job's
+	// defaults.
+	Decisions []DecisionRow
+	Real      []RealScore
 	PlotFile    string           // file name of the F1-vs-τ plot, relative to the report
 	Notes       string           // free text appended (markdown)
 	// Multilingual, if set, is the section for a multilingual gold set
@@ -55,6 +61,7 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	rep.writeHeader(p)
+	rep.writeDecisions(p)
 	rep.writeSummaryTable(p)
 	rep.writeF1Table(p)
 	rep.writeWrongPairs(p)
@@ -95,6 +102,54 @@ func (rep *Report) writeHeader(p printf) {
 	p("%d pages without text, %d truth records missing from the WARC, %d unlabelled WARC documents. ", nt, len(c.Missing), c.Unlabelled)
 	p("Reading the WARC and extracting the text took %v.\n\n", c.ReadTime.Round(time.Millisecond))
 
+}
+
+// writeDecisions writes the job's keep/drop decisions on the real-page sets
+// and the gold sets, then the wrong and missed drops of each real set.
+func (rep *Report) writeDecisions(p printf) {
+	if len(rep.Decisions) == 0 && len(rep.Real) == 0 {
+		return
+	}
+	p("## Keep/drop decisions at the job's defaults\n\n")
+	p("The job in process (`dedup.Run`, whose decisions the tests hold equal to the Beam job's) at its default parameters ")
+	p("(τ %.2f, same-site τ %.2f). **Drop precision**: dropped pages whose kept page is in their own cluster, of all dropped pages; ", rep.DefaultTau, config.DefaultSameSiteTau)
+	p("**drop recall**: those drops, of Σ (cluster size − 1). Real sets are every page the job decides on real WARC files, ")
+	p("labelled by reading both pages of every candidate pair (each set's README); the gold sets are constructed ")
+	p("(articles transplanted into other sites' templates, so almost no template siblings of one site). ")
+	p("Pairs: the pairs output, exact copies expanded; pages decided by exact text have no pairs line.\n\n")
+	p("| set | kind | pages | dropped | drop precision | drop recall | pair precision | pair recall |\n|---|---|---|---|---|---|---|---|\n")
+	for _, r := range rep.Real {
+		p("| %s | real pages | %d | %d | **%.3f** (%d of %d) | **%.3f** (%d of %d) | %.3f | %.3f |\n", r.Set, r.Pages, r.Drops,
+			r.DropPrecision, r.Right, r.Drops, r.DropRecall, r.Right, r.Possible, r.PairPrecision, r.PairRecall)
+	}
+	for _, d := range rep.Decisions {
+		p("| %s | gold set | %d | %d | **%.3f** | **%.3f** | %.3f | %.3f |\n", d.Set, d.Pages, d.Drops.Dropped,
+			d.Drops.DropPrecision, d.Drops.DropRecall, d.Pairs.Precision, d.Pairs.Recall)
+	}
+	p("\n")
+	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+	for _, r := range rep.Real {
+		p("**Wrong drops on %s** (%d): a page dropped for a page the labels call a different document.\n\n", r.Set, len(r.Wrong))
+		if len(r.Wrong) > 0 {
+			p("| dropped page | kept page | Jaccard | method | why they differ (the label's reason) |\n|---|---|---|---|---|\n")
+			for _, w := range r.Wrong {
+				p("| %s | %s | %.2f | %s | %s |\n", cell(w.URI), cell(w.KeptByURI), w.Jaccard, w.Method, cell(orNA(w.Reason)))
+			}
+			p("\n")
+		}
+		p("**Missed drops on %s** (%d): a cluster of which more than one page is kept.\n\n", r.Set, len(r.Missed))
+		if len(r.Missed) > 0 {
+			p("| cluster | pages kept | Jaccard of the first two | why they are one document (the label's note) |\n|---|---|---|---|\n")
+			for _, m := range r.Missed {
+				j := "—"
+				if m.Jaccard >= 0 {
+					j = fmt.Sprintf("%.2f", m.Jaccard)
+				}
+				p("| %s | %s | %s | %s |\n", m.Cluster, cell(strings.Join(m.URIs, "<br>")), j, cell(orNA(m.Note)))
+			}
+			p("\n")
+		}
+	}
 }
 
 // writeSummaryTable writes each method at its best τ (the paper's Table 1).

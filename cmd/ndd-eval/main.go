@@ -36,7 +36,8 @@ const evalUsage = `usage:
       has "lang", and per-cluster recall.
   ndd-eval sweep --warc gold.warc.gz --truth truth.jsonl --out docs/
       run every method (SpotSigs, shingles, LSH-S, I-Match(-S), descriptive
-      words) over a τ sweep in process; write quality.md and quality-f1.png.
+      words) over a τ sweep in process; write quality.md and quality-f1.png;
+      --real TRUTH.tsv:GLOB adds the job's decisions on a real-page set.
   ndd-eval boilerplate --warc gold.warc.gz --truth truth.jsonl [--tau T]
       SpotSigs at τ on the labelled set clean and with a shared boilerplate
       block injected into 100 %, 30 % and 5 % of its pages (issue 10).
@@ -44,6 +45,10 @@ const evalUsage = `usage:
       score keep/drop decisions: drop precision (dropped pages whose kept_by
       is in their true cluster), drop recall (of Σ cluster size − 1) and the
       pages alone in their true cluster that were dropped.
+  ndd-eval realset --truth truth.tsv [--list] OUTPUT_DIR
+      score a job output's decisions against a real-page truth set
+      (../shared/data/realset, eval/realpages): drop precision and recall,
+      pair precision and recall; --list names the wrong and missed drops.
   ndd-eval check OUTPUT_DIR...
       check the guarantees of each job output's decisions against its pairs
       and clusters (kept_by kept at Jaccard >= τ, no pair of kept pages).
@@ -82,6 +87,8 @@ func run(args []string) int {
 			return runEvalDecisions(args[1:], os.Stdout, os.Stderr)
 		case "check":
 			return runEvalCheck(args[1:], os.Stdout, os.Stderr)
+		case "realset":
+			return runEvalRealset(args[1:], os.Stdout, os.Stderr)
 		case "report":
 			return runEvalReport(args[1:], os.Stdout, os.Stderr)
 		case "hosttemplate":
@@ -223,6 +230,14 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
 	langWARC := fs.String("ml-warc", "", "multilingual labelled WARC file (optional; its truth needs \"lang\" per page): adds F1 per language")
 	langTruth := fs.String("ml-truth", "", "truth file for --ml-warc")
+	var reals []string
+	fs.Func("real", "a real-page truth set as TRUTH.tsv:GLOB[,GLOB…] (its pages' WARC files; repeatable): the job's decisions on it, wrong and missed drops", func(v string) error {
+		if _, _, ok := strings.Cut(v, ":"); !ok {
+			return fmt.Errorf("want TRUTH.tsv:GLOB, got %q", v)
+		}
+		reals = append(reals, v)
+		return nil
+	})
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -275,6 +290,27 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 	}
 	jobParams := config.DefaultParams()
 	jobParams.Tau = *defaultTau
+	for _, r := range reals {
+		truthPath, globs, _ := strings.Cut(r, ":")
+		score, err := eval.ScoreRealRun(context.Background(), jobParams, truthPath, strings.Split(globs, ","))
+		if err != nil {
+			return fail(err)
+		}
+		rep.Real = append(rep.Real, score)
+		if progress != nil {
+			fmt.Fprintf(progress, "decisions on %s: drop precision %.3f, recall %.3f\n", score.Set, score.DropPrecision, score.DropRecall)
+		}
+	}
+	for _, g := range [][2]string{{*warcPath, *truthPath}, {*langWARC, *langTruth}} {
+		if g[0] == "" {
+			continue
+		}
+		row, err := eval.GoldDecisions(context.Background(), jobParams, g[0], g[1])
+		if err != nil {
+			return fail(err)
+		}
+		rep.Decisions = append(rep.Decisions, row)
+	}
 	rep.Boilerplate, err = eval.BoilerplateTable(context.Background(), *warcPath, truth, jobParams, eval.BoilerplateInjections(), progress)
 	if err != nil {
 		return fail(err)
