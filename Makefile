@@ -51,9 +51,10 @@ template:
 	docker push $(IMAGE)
 	gcloud dataflow flex-template build $(TEMPLATE) --image=$(IMAGE) --sdk-language=GO --metadata-file=deploy/dataflow/metadata.json
 
-## lint: go vet and gofmt
+## lint: go vet (also of the Windows build) and gofmt
 lint:
 	$(GO) vet ./...
+	GOOS=windows $(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 ## eval: the job's keep/drop decisions on the real-page sets (realset; eval/realpages when its WARC files are in

@@ -18,7 +18,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -408,7 +407,7 @@ func TestJobIrregularLocalPaths(t *testing.T) {
 	must(os.Symlink("gone.warc.gz", at("dangling.warc.gz")))
 	must(os.Symlink("loop2.warc.gz", at("loop1.warc.gz")))
 	must(os.Symlink("loop1.warc.gz", at("loop2.warc.gz")))
-	must(syscall.Mkfifo(at("fifo.warc.gz"), 0o644))
+	must(mkfifo(at("fifo.warc.gz")))
 	must(os.Symlink("/dev/zero", at("zero.warc.gz")))
 	must(os.Mkdir(at("dir.warc.gz"), 0o755))
 	must(os.WriteFile(at("empty.warc.gz"), nil, 0o644))

@@ -3,7 +3,6 @@ package transforms
 import (
 	"runtime/debug"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core"
@@ -43,7 +42,9 @@ func NewRunInfo(runID, runner string) RunInfo {
 	if launch.cpu == nil {
 		launch.cpu = map[string]time.Duration{}
 	}
-	launch.cpu[runID] = processCPU()
+	if cpu, ok := processCPU(); ok {
+		launch.cpu[runID] = cpu
+	}
 	launch.Unlock()
 	return ri
 }
@@ -55,8 +56,8 @@ func (ri *RunInfo) finish(runID string) {
 	launch.Lock()
 	start, ok := launch.cpu[runID]
 	launch.Unlock()
-	if ok {
-		cpu := (processCPU() - start).Seconds()
+	if now, known := processCPU(); ok && known {
+		cpu := (now - start).Seconds()
 		ri.CPUSeconds = &cpu
 	}
 }
@@ -82,13 +83,4 @@ func BuildVersion() (version, revision string) {
 		revision += "+modified"
 	}
 	return version, revision
-}
-
-// processCPU is this process's user + system CPU time.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
