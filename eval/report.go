@@ -47,8 +47,8 @@ type Report struct {
 	// defaults.
 	Decisions []DecisionRow
 	Real      []RealScore
-	PlotFile    string           // file name of the F1-vs-τ plot, relative to the report
-	Notes       string           // free text appended (markdown)
+	PlotFile  string // file name of the F1-vs-τ plot, relative to the report
+	Notes     string // free text appended (markdown)
 	// Multilingual, if set, is the section for a multilingual gold set
 	// (MultilingualSet names it), written before the notes.
 	Multilingual    *MultilingualReport
