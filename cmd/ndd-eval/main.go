@@ -64,6 +64,10 @@ const evalUsage = `usage:
   ndd-eval scaled --out DIR [--warc gold.warc.gz --copies 16 --perturb 0.05]
       write DIR/scaled.warc.gz: the gold set COPIES times, PERTURB of each
       copy's words replaced (issue 12's scaled corpus).
+  ndd-eval crawl --out DIR [--distinct N --soft404 N --copies N --variants N --sites N --seed S]
+      write DIR/crawl.warc.gz and DIR/truth.jsonl: the short-page crawl of the
+      per-page cost benchmark (108,000 pages by default), its articles cut
+      from the sentences of the dev gold set's core texts (--gold).
   ndd-eval inprocess [--extract-only] FILE...
       the whole job in one process (dedup.Run, default parameters) on local
       WARC files, for the benchmarks: prints records, documents, pairs lines,
@@ -97,6 +101,8 @@ func run(args []string) int {
 			return runEvalSkewed(args[1:], os.Stderr)
 		case "scaled":
 			return runEvalScaled(args[1:], os.Stderr)
+		case "crawl":
+			return runEvalCrawl(args[1:], os.Stderr)
 		case "inprocess":
 			return runEvalInProcess(args[1:], os.Stdout, os.Stderr)
 		}
