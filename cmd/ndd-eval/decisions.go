@@ -15,7 +15,6 @@ import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/eval"
-	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
 // runEvalDecisions scores a decisions output: drop precision and recall.
@@ -156,45 +155,6 @@ func runEvalReport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "ndd-eval: report in %s\n", filepath.Join(*out, "report.md"))
-	return 0
-}
-
-// runEvalHostTemplate measures the host-template verification of pairs
-// (eval.HostTemplateVerify) on a labelled set at the default parameters.
-func runEvalHostTemplate(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ndd-eval hosttemplate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
-	warcPath := fs.String("warc", "", "labelled WARC file (required)")
-	truthPath := fs.String("truth", "", "truth file (required)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if *warcPath == "" || *truthPath == "" || fs.NArg() > 0 {
-		fs.Usage()
-		return 2
-	}
-	truth, err := eval.LoadTruth(*truthPath)
-	if err != nil {
-		fmt.Fprintln(stderr, "ndd-eval:", err)
-		return 1
-	}
-	p := config.DefaultParams()
-	if err := p.Validate(); err != nil {
-		fmt.Fprintln(stderr, "ndd-eval:", err)
-		return 1
-	}
-	d := spotsig.DefaultHostTemplate
-	rules := []spotsig.HostTemplate{d, {MinDocs: d.MinDocs, Fraction: 1.0 / 3}, {MinDocs: d.MinDocs, Fraction: 2.0 / 3}, {MinDocs: 5, Fraction: d.Fraction}}
-	runs, err := eval.HostTemplateVerify(p, []string{*warcPath}, truth, rules)
-	if err != nil {
-		fmt.Fprintln(stderr, "ndd-eval:", err)
-		return 1
-	}
-	fmt.Fprintf(stdout, "| pairs | pair P | pair R | pair F1 | dropped | drop precision | drop recall | run |\n|---:|---:|---:|---:|---:|---:|---:|---|\n")
-	for _, r := range runs {
-		fmt.Fprintf(stdout, "| %d | %.4f | %.4f | %.4f | %d | %.4f | %.4f | %s |\n", r.Verified, r.Pairs.Precision, r.Pairs.Recall, r.Pairs.F1, r.Drops.Dropped, r.Drops.DropPrecision, r.Drops.DropRecall, r.Name)
-	}
 	return 0
 }
 

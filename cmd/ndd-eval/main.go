@@ -55,9 +55,6 @@ const evalUsage = `usage:
   ndd-eval report [--out DIR] OUTPUT_DIR
       write report.md with PNG plots for one job output: cluster sizes,
       Jaccard of the pairs, hosts with most dropped pages, skip reasons.
-  ndd-eval hosttemplate --warc gold.warc.gz --truth truth.jsonl
-      measure a verification of each pair without its host's template
-      signatures (not in the job): pair and drop precision/recall.
   ndd-eval skewed --out DIR [--soft404 N --copies N --variants N --distinct N]
       write DIR/skewed.warc.gz and DIR/truth.jsonl, the skewed crawl of
       issue 12 built from the two gold sets' pages (--gold, --gold-ml).
@@ -95,8 +92,6 @@ func run(args []string) int {
 			return runEvalRealset(args[1:], os.Stdout, os.Stderr)
 		case "report":
 			return runEvalReport(args[1:], os.Stdout, os.Stderr)
-		case "hosttemplate":
-			return runEvalHostTemplate(args[1:], os.Stdout, os.Stderr)
 		case "skewed":
 			return runEvalSkewed(args[1:], os.Stderr)
 		case "scaled":
