@@ -330,17 +330,32 @@ func (e *Extractor) scan(s *scratch, text []byte, spans []span, st *ExtractStats
 	minBlock := e.cfg.minBlock
 	blockStart := 0 // position of the current block's first token
 	blockLine := 0  // byte offset of the line the current block starts on
+	joined := -1    // first token of a line joined to the block for now (-1: none)
+	joinedLine := 0 // and the byte offset of that line
 	stop := 0       // byte offset just past the last token
 	// endLine is called at the end of each line (blocks on): the line
 	// ends its block unless the block is short and the line ends a
-	// sentence; then the next line, starting at byte offset next, goes
-	// on in the block: prose written one sentence per line (help pages,
-	// list items that are sentences) is one block, as it would be in a
-	// paragraph.
+	// sentence; then the next line, starting at byte offset next, is
+	// joined to the block: prose written one sentence per line (help
+	// pages, list items that are sentences) is one block, as it would be
+	// in a paragraph. A joined line that has the minimum of tokens by
+	// itself is a block of its own, and the short block before it ends
+	// there: a notice after a page's short last sentence is the same block
+	// on every page.
 	endLine := func(next int, sentence bool) {
-		s.cur.merge(&s.line)
+		if joined >= 0 && len(s.ends)-joined >= minBlock {
+			e.dropTokens(s, blockStart, joined, st)
+			blockLine, s.cur = joinedLine, s.line
+		} else {
+			s.cur.merge(&s.line)
+		}
+		joined = -1
 		s.line.reset()
-		if next < 0 || len(s.ends)-blockStart < minBlock && sentence {
+		if next < 0 {
+			return
+		}
+		if len(s.ends)-blockStart < minBlock && sentence {
+			joined, joinedLine = len(s.ends), next
 			return
 		}
 		e.endBlock(s, blockStart, blockLine, stop, &spans, st)

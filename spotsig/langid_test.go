@@ -307,6 +307,34 @@ func TestEnglishNoticeOnGermanArticle(t *testing.T) {
 	}
 }
 
+// The same on a real Dutch page in testdata (a hotel page of
+// catalogue.horse21.nl in the Wayback sample, copycat, MIT): its Dutch
+// paragraph keeps its Dutch signatures next to the English notice.
+func TestEnglishNoticeOnDutchPage(t *testing.T) {
+	path := filepath.Join("..", "testdata", "copycat__snapshot-wayback-topic-02.warc.gz")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	e := mustExtractor(t)
+	notice := realNotice(t)
+	found := 0
+	err = warc.ReadFile(f, path, warc.Options{}, func(r warc.Record) error {
+		if r.Skip != "" || !strings.HasSuffix(r.TargetURI, "horse21.nl/aruba+hotels/oranjestad+hotels/the+aruban+resort+and+casino") {
+			return nil
+		}
+		found++
+		if n := noticeOnPage(t, e, r.TargetURI, r.Payload, r.MIMEType(), "", notice, "nl"); n < 1 {
+			t.Errorf("%s: no block with signatures", r.TargetURI)
+		}
+		return nil
+	})
+	if err != nil || found != 1 {
+		t.Fatalf("%d horse21 pages (%v), want 1", found, err)
+	}
+}
+
 // Each block is signed in its own language when its words say so
 // clearly, else in the page's (langid.go): a German page with an English
 // notice paragraph signs the notice in English, exactly as the same
@@ -336,5 +364,28 @@ func TestBlockLanguages(t *testing.T) {
 	}
 	if want := NewVector(union); !slices.Equal(page.Hashes, want.Hashes) {
 		t.Errorf("page signatures %d, the paragraphs' alone %d: want the same hashes", len(page.Hashes), len(want.Hashes))
+	}
+}
+
+// A line of block length after a short sentence line is a block of its
+// own (and the short line a block of its own, skipped): a notice after a
+// page's short last sentence has the same hash and signatures as alone,
+// whatever that sentence is, so the shared-block rule sees one block on
+// every page. Short sentence lines still join (TestSentenceLinesOneBlock).
+func TestLongLineAfterSentenceIsOwnBlock(t *testing.T) {
+	notice := "We use cookies and similar technologies on this website to give you the best possible experience, and you can change your settings at any time."
+	e := mustExtractor(t)
+	alone, _, err := e.ExtractPayloadBlocks([]byte(notice+"\n"), "text/plain")
+	if err != nil || len(alone) != 1 {
+		t.Fatalf("notice alone: %d blocks, %v", len(alone), err)
+	}
+	for _, last := range []string{"Read the next chapter.", "Thank you for reading.", "Was this page helpful? Yes."} {
+		blocks, st, err := e.ExtractPayloadBlocks([]byte(last+"\n\n"+notice+"\n"), "text/plain")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(blocks) != 1 || blocks[0].Hash != alone[0].Hash || !equalVectors(blocks[0].Vec, alone[0].Vec) || st.Extract.BlocksSkipped != 1 {
+			t.Errorf("after %q: %d blocks (%d skipped), want the notice's block alone", last, len(blocks), st.Extract.BlocksSkipped)
+		}
 	}
 }
