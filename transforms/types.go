@@ -39,15 +39,15 @@ type Doc struct {
 
 // docCoderVersion is the first byte of every encoded Doc, so a worker of
 // another build fails loudly instead of misreading the bytes.
-const docCoderVersion = 2
+const docCoderVersion = 3
 
 // EncodeDoc is Doc's Beam coder: a version byte, then RecordID, URI, File as
 // uvarint length + bytes, Offset and Inner as zig-zag varints, Guest as one byte, the
 // vector (the number of distinct signatures n as a uvarint, the n ascending
 // hashes as uvarint deltas from the previous hash (the first from 0), and
 // the n frequencies as uvarints), then the number of blocks as a uvarint
-// and per block its hash (8 bytes, little-endian), Main as one byte and its
-// vector. A vector of n signatures thus costs at most 10n + 5n bytes, in
+// and per block its hash (8 bytes, little-endian), Main as one byte, Lang
+// as uvarint length + bytes and its vector. A vector of n signatures thus costs at most 10n + 5n bytes, in
 // practice about 10 (8–9 for a random 64-bit hash delta, 1 for the
 // frequency).
 func EncodeDoc(d Doc) []byte {
@@ -74,6 +74,7 @@ func EncodeDoc(d Doc) []byte {
 		} else {
 			buf = append(buf, 0)
 		}
+		buf = appendString(buf, b.Lang)
 		buf = appendVector(buf, b.Vec)
 	}
 	return buf
@@ -145,6 +146,7 @@ func DecodeDoc(b []byte) (Doc, error) {
 					r.err = fmt.Errorf("transforms: Doc block main flag %d", m)
 				}
 			}
+			d.Blocks[i].Lang = r.string()
 			d.Blocks[i].Vec = r.vector()
 			if r.err != nil {
 				break
