@@ -256,7 +256,7 @@ func (e *Extractor) IsStopword(word string) bool {
 const maxPooledTokens = 1 << 18
 
 func (e *Extractor) release(s *scratch) {
-	if cap(s.ends) > maxPooledTokens || cap(s.arena) > 8*maxPooledTokens || cap(s.text) > 8*maxPooledTokens || cap(s.tokbuf) > 8*maxPooledTokens || cap(s.hashes) > maxPooledTokens || cap(s.blocks) > maxPooledTokens || cap(s.hblock) > maxPooledTokens {
+	if cap(s.ends) > maxPooledTokens || cap(s.arena) > 8*maxPooledTokens || cap(s.text) > 8*maxPooledTokens || cap(s.tokbuf) > 8*maxPooledTokens || cap(s.hashes) > maxPooledTokens || cap(s.blocks) > maxPooledTokens || cap(s.hblock) > maxPooledTokens || cap(s.votes) > 4*maxPooledTokens {
 		return
 	}
 	e.scratch.Put(s)
