@@ -354,7 +354,7 @@ func (e *Extractor) scan(s *scratch, text []byte, spans []span, st *ExtractStats
 		if next < 0 {
 			return
 		}
-		if len(s.ends)-blockStart < minBlock && sentence {
+		if n := len(s.ends) - blockStart; n > 0 && n < minBlock && sentence {
 			joined, joinedLine = len(s.ends), next
 			return
 		}

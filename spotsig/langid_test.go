@@ -388,4 +388,12 @@ func TestLongLineAfterSentenceIsOwnBlock(t *testing.T) {
 			t.Errorf("after %q: %d blocks (%d skipped), want the notice's block alone", last, len(blocks), st.Extract.BlocksSkipped)
 		}
 	}
+	// A text that starts with a sentence mark has no block to join yet
+	// (this crashed the first version with every block length).
+	for _, n := range []int{1, 3, DefaultMinBlockTokens} {
+		v, _ := mustExtractor(t, WithMinBlockTokens(n)).Extract([]byte("!\n" + notice + "\n"))
+		if want, _ := mustExtractor(t, WithMinBlockTokens(n)).Extract([]byte(notice)); !equalVectors(v, want) {
+			t.Errorf("min block %d: %d signatures after a leading \"!\", %d without", n, v.Len(), want.Len())
+		}
+	}
 }
