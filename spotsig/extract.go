@@ -281,6 +281,7 @@ type scratch struct {
 	cur    tally     // and of the block it is in, before that line
 	main   pageTally // of the kept blocks inside the main content
 	all    pageTally // of all kept blocks
+	any    pageTally // of all blocks, kept or not
 	page   int32     // the text's language (index into the word table's data)
 	votes  []int32   // the votes of the kept blocks (block.votes)
 }
@@ -325,7 +326,7 @@ func (e *Extractor) scan(s *scratch, text []byte, spans []span, st *ExtractStats
 	}
 	s.arena, s.ends, s.kind = s.arena[:0], s.ends[:0], s.kind[:0]
 	s.rank, s.ns, s.blocks, s.votes = s.rank[:0], s.ns[:0], s.blocks[:0], s.votes[:0]
-	s.line, s.cur, s.main, s.all = tally{}, tally{}, pageTally{}, pageTally{}
+	s.line, s.cur, s.main, s.all, s.any = tally{}, tally{}, pageTally{}, pageTally{}, pageTally{}
 	tab := e.table
 	minBlock := e.cfg.minBlock
 	blockStart := 0 // position of the current block's first token
@@ -411,12 +412,21 @@ func (e *Extractor) scan(s *scratch, text []byte, spans []span, st *ExtractStats
 	// its block's language.
 	page := tab.und
 	if e.auto {
+		// The main content's blocks; all kept blocks if none is inside
+		// it; all the text if no block is kept (a page of short lines:
+		// it has no signatures, but its language is still reported).
 		p := &s.main
 		if p.blocks == 0 {
 			p = &s.all
 		}
+		if p.blocks == 0 {
+			p = &s.any
+		}
 		page = tab.pageLanguage(p, func(script, max int) string {
 			var b strings.Builder
+			if p == &s.any {
+				sampleOf(&b, text, 0, len(text), max)
+			}
 			for _, k := range s.blocks {
 				if int(k.script) == script && (k.main || p == &s.all) {
 					sampleOf(&b, text, int(k.start), int(k.stop), max)
@@ -476,6 +486,9 @@ func (e *Extractor) endBlock(s *scratch, start, line, stop int, spans *[]span, s
 	n := len(s.ends) - start
 	if n == 0 {
 		return
+	}
+	if e.auto {
+		s.any.add(cur, cur.dominant())
 	}
 	if n < e.cfg.minBlock {
 		e.dropTokens(s, start, len(s.ends), st)

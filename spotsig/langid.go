@@ -36,7 +36,8 @@ const (
 // tokenizes them: the script of its letters, and a vote of its tokens that
 // are stopwords of an embedded language. The page's language is then
 // decided from its main content (the kept blocks inside it, layout.go; all
-// kept blocks when none is, or for plain text) as one text, and every
+// kept blocks when none is, or for plain text; all its text, short blocks
+// included, when no block is kept) as one text, and every
 // block is signed in the page's language unless its own words clearly say
 // otherwise. So a notice in English on a German article is signed in
 // English while the article is German, its signatures never meet the
@@ -204,9 +205,10 @@ var whatlangCode = map[string]string{"nb": "no"}
 
 // DetectLanguage returns the language Extract of an Extractor with the
 // default options reports for text (ExtractStats.Lang): the language of
-// its blocks of at least DefaultMinBlockTokens tokens taken together, as
-// described above; LanguageUnknown when it has none or they are in no
-// identified language. The ISO 639-1 code is one of Languages().
+// its blocks of at least DefaultMinBlockTokens tokens taken together (of
+// all its text if it has none), as described above; LanguageUnknown when
+// it is in no identified language. The ISO 639-1 code is one of
+// Languages().
 func DetectLanguage(text []byte) string {
 	detectOnce.Do(func() { detector, _ = NewExtractor() })
 	_, st := detector.Extract(text)
