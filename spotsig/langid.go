@@ -390,7 +390,7 @@ func (p *pageTally) add(c *tally, script int) {
 	}
 	p.kana += c.kana
 	p.han += c.han
-	if v := voteSlot(script); v >= 0 {
+	if v := voteSlot(script); v >= 0 && c.hits > 0 {
 		for i, n := range c.votes {
 			p.votes[v][i] += n
 		}
