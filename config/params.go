@@ -104,10 +104,11 @@ type Params struct {
 	// (spotsig.WithMarkupBoilerplate, issue 10).
 	KeepMarkupBoilerplate bool `json:"keep_markup_boilerplate"`
 	// Lang is the language mode of spot signature extraction:
-	// spotsig.LanguageAuto (identify each page's language from its text,
-	// spotsig.DetectLanguage, and use that language's stopwords and spot
-	// set) or a code of spotsig.Languages() forcing that language's data
-	// for every page. Default spotsig.DefaultLanguageMode ("auto").
+	// spotsig.LanguageAuto (identify the language of each text block of a
+	// page and of the page's main content, and sign each block with its
+	// language's stopwords and spot set; spotsig/langid.go) or a code of
+	// spotsig.Languages() forcing that language's data for every page.
+	// Default spotsig.DefaultLanguageMode ("auto").
 	Lang string `json:"lang"`
 	// SharedBlockPages: a text block (spotsig.BlockHash) that lies outside
 	// the main content of pages about at least this many different things

@@ -20,9 +20,11 @@ type Result struct {
 	// Capped counts, per cap name (config.Cap*), the documents a cap applied
 	// to (kept with what was read).
 	Capped map[string]int
-	// Languages counts, per language (config.Signer's lang), the documents
-	// signed with >= 1 signature, before the IDF filter; empty for a scheme
-	// without languages.
+	// Languages counts, per language, the documents with >= 1 signature
+	// after the shared blocks are dropped (DropSharedBlocks), before the
+	// IDF filter, each in the language of its main content then
+	// (Language; without the shared-block rule config.Signer's lang);
+	// empty for a scheme without languages.
 	Languages map[string]int
 	// SharedBlocks and SharedBlockSignatures count the peripheral blocks
 	// dropped as shared boilerplate (DropSharedBlocks; over all documents,
@@ -114,12 +116,14 @@ func RunEdited(ctx context.Context, p config.Params, files []string, edit func(*
 		for _, c := range s.Capped {
 			res.Capped[c]++
 		}
-		if s.Doc.Lang != "" {
-			res.Languages[s.Doc.Lang]++
-		}
 		docs = append(docs, s.Doc)
 	}
 	res.SharedBlocks, res.SharedBlockSignatures = DropSharedBlocks(docs, p.SharedBlockPages)
+	for _, d := range docs {
+		if d.Lang != "" {
+			res.Languages[d.Lang]++
+		}
+	}
 	vecs := make([]spotsig.Vector, len(docs))
 	for i, d := range docs {
 		vecs[i] = d.Vec

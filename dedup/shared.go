@@ -204,8 +204,10 @@ func BlockCounts(docs []Doc) map[uint64]BlockCount {
 }
 
 // ResolveBlocks returns d with the signatures of its blocks that shared
-// does not report merged into Vec, and Blocks nil; it also returns the
-// number of blocks left out and of their signatures (with repeats).
+// does not report merged into Vec, its Lang the language of its main
+// content once they are left out (Language: "" if none is left;
+// unchanged without blocks), and Blocks nil; it also returns the number of blocks left out and of
+// their signatures (with repeats).
 func ResolveBlocks(d Doc, shared func(hash uint64) bool) (out Doc, droppedBlocks, droppedSignatures int) {
 	for _, b := range d.Blocks {
 		if shared(b.Hash) {
@@ -213,9 +215,43 @@ func ResolveBlocks(d Doc, shared func(hash uint64) bool) (out Doc, droppedBlocks
 			droppedSignatures += b.Vec.Len()
 		}
 	}
+	if len(d.Blocks) > 0 {
+		d.Lang = Language(d.Blocks, shared)
+	}
 	d.Vec = spotsig.MergeBlocks(d.Vec, d.Blocks, func(b spotsig.Block) bool { return !shared(b.Hash) })
 	d.Blocks = nil
 	return d, droppedBlocks, droppedSignatures
+}
+
+// Language is the language a page is reported in (issue 25): that of its
+// main content after its shared blocks are known. A notice in another
+// language can be the largest block of a page with little text of its
+// own, and then the extractor's main content (spotsig/layout.go) and its
+// language; once the notice is dropped as shared, the page's own text is
+// what remains. So: the language (spotsig.Block.Lang) of the most
+// signatures, with repeats, among the blocks shared does not report that
+// lie inside the main content, or among all those if none does; ties go
+// to the smaller code. "" when no block is left (the page then has no
+// signature and is not counted, as without the notice).
+func Language(blocks []spotsig.Block, shared func(hash uint64) bool) string {
+	n := map[string]int{}
+	for _, main := range []bool{true, false} {
+		for _, b := range blocks {
+			if (b.Main || !main) && !shared(b.Hash) {
+				n[b.Lang] += b.Vec.Len()
+			}
+		}
+		if len(n) > 0 {
+			break
+		}
+	}
+	best, most := "", -1
+	for l, c := range n {
+		if c > most || c == most && l < best {
+			best, most = l, c
+		}
+	}
+	return best
 }
 
 // DropSharedBlocks resolves every document's blocks in place (BlockCounts,

@@ -68,6 +68,43 @@ func TestDropSharedBlocks(t *testing.T) {
 	}
 }
 
+// A page is reported in the language of its main content once its
+// shared blocks are dropped (issue 25): an English notice that is the
+// largest block, and the layout's main content, of a short German page
+// reports the page as English only until the notice is known to be
+// shared; the page's own blocks then say German, main content first.
+func TestLanguageAfterSharedBlocks(t *testing.T) {
+	notice := spotsig.Block{Hash: 2, Main: true, Lang: "en", Vec: vec(20, 21, 22, 23)}
+	menu := spotsig.Block{Hash: 3, Lang: "de", Vec: vec(30)}
+	para := spotsig.Block{Hash: 4, Lang: "de", Vec: vec(40, 41)}
+	quote := spotsig.Block{Hash: 5, Main: true, Lang: "fr", Vec: vec(50)}
+	none := func(uint64) bool { return false }
+	isNotice := func(h uint64) bool { return h == notice.Hash }
+	for _, c := range []struct {
+		blocks []spotsig.Block
+		shared func(uint64) bool
+		want   string
+	}{
+		{[]spotsig.Block{notice, menu, para}, none, "en"},                        // the notice is the main content
+		{[]spotsig.Block{notice, menu, para}, isNotice, "de"},                    // until it is shared
+		{[]spotsig.Block{notice, quote, menu, para}, isNotice, "fr"},             // main content first, however short
+		{[]spotsig.Block{notice}, isNotice, ""},                                  // nothing left
+		{[]spotsig.Block{{Hash: 6, Lang: "nl", Vec: vec(60)}, menu}, none, "de"}, // a tie: the smaller code
+		{nil, none, ""},
+	} {
+		if got := Language(c.blocks, c.shared); got != c.want {
+			t.Errorf("Language(%v) = %q, want %q", c.blocks, got, c.want)
+		}
+	}
+	d, _, _ := ResolveBlocks(Doc{Lang: "en", Blocks: []spotsig.Block{notice, menu, para}}, isNotice)
+	if d.Lang != "de" {
+		t.Errorf("ResolveBlocks: Lang %q, want de", d.Lang)
+	}
+	if d, _, _ := ResolveBlocks(Doc{Lang: "en", Vec: vec(1)}, none); d.Lang != "en" {
+		t.Errorf("ResolveBlocks without blocks: Lang %q, want the signer's en", d.Lang)
+	}
+}
+
 func equal(a, b []uint64) bool {
 	if len(a) != len(b) {
 		return false

@@ -142,12 +142,12 @@ func (rep *MultilingualReport) WriteMarkdown(w io.Writer, setName string) error 
 	p("## Multilingual gold set\n\n")
 	p("`%s`: %d labelled pages in %d languages, %d positive pairs; translations of one page are negatives. ",
 		setName, len(c.Docs), len(rep.Langs), c.Truth.PositivePairs())
-	p("SpotSigs with the job's defaults (language identified per page, its antecedents, language in the signature hash). ")
+	p("SpotSigs with the job's defaults on the page text (language identified per text block, each block signed with its language's antecedents, the language in the signature hash; no shared-block rule: the job's own figures are in \"Shared boilerplate\"). ")
 	best := rep.Sweep.BestRun()
 	p("At the default τ = %.2f: **P %.3f, R %.3f, F1 %.3f** (%d found pairs, %d false positives of which %d join pages of different languages); best F1 over the sweep %.3f at τ = %.2f.\n\n",
 		rep.DefaultTau, r.Precision, r.Recall, r.F1, r.Predicted, r.FalsePositives, rep.CrossFP, best.Result.F1, best.Tau)
 	p("F1 per language: pairs whose two pages are both in the language (positive pairs never cross languages). ")
-	p("\"identified\" is the share of the language's pages that spotsig.DetectLanguage labels correctly; \"no sigs\" the pages left without signatures.\n\n")
+	p("\"identified\" is the share of the language's pages whose language (spotsig.DetectLanguage: the main content's) is the label; \"no sigs\" the pages left without signatures.\n\n")
 	p("| language | pages | identified | no sigs | TP | FP | FN | P | R | F1 |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, l := range rep.Langs {
 		p("| %s | %d | %.3f | %d | %d | %d | %d | %.3f | %.3f | **%.3f** |\n", l.Lang, l.Pages,
@@ -193,7 +193,7 @@ func (rep *MultilingualReport) WriteMarkdown(w io.Writer, setName string) error 
 // extractor before per-document languages).
 func MultilingualVariants() []Variant {
 	return []Variant{
-		{Parameter: "language", Value: "auto (identified per page)", Default: true, SignKey: "ml-auto"},
+		{Parameter: "language", Value: "auto (identified per text block)", Default: true, SignKey: "ml-auto"},
 		{Parameter: "language", Value: "en for every page (before)", SignKey: "ml-en", Apply: func(c *MethodsConfig) {
 			c.Extractor = append(c.Extractor, spotsig.WithLanguage("en"))
 		}},

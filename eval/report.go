@@ -41,7 +41,10 @@ type Report struct {
 	DefaultTau  float64       // the job's default τ
 	Defaults    []string      // "parameter: value" lines of the chosen defaults
 	Sensitivity []SensitivityRow
-	Boilerplate []BoilerplateRow // the default method with injected shared boilerplate (issue 10)
+	Boilerplate []BoilerplateRow // the default method with injected shared boilerplate (issues 10, 25)
+	// BoilerplateLangs are the languages of the injected blocks
+	// (InjectedLanguages), one "pages reported" column each.
+	BoilerplateLangs []string
 	// Decisions are the job's keep/drop decisions on the gold sets, Real
 	// on the real-page truth sets (ScoreRealRun), both at the job's
 	// defaults.
@@ -291,12 +294,16 @@ func (rep *Report) writeBoilerplate(p printf) error {
 		p("## Shared boilerplate\n\n")
 		p("The job itself (`dedup.RunEdited`, the in-process run the tests hold equal to the Beam job; default parameters, so markup rule and shared-block statistic on) ")
 		p("at the default τ on the gold sets as they are (clean) and with one shared block of ~120 words ")
-		p("(a cookie notice and an archive replay banner, `eval.BoilerplateMarked`, written for this table) inserted before `</body>` ")
+		p("(a cookie notice and an archive replay banner, written for this table: `eval.BoilerplateMarked` in English, `eval.BoilerplateMarkedDE` the same in German) inserted before `</body>` ")
 		p("of 100 %%, 30 %% and 5 %% of the pages (`eval.Injection`, seed %d: a page is chosen by a hash of its record ID). ", DefaultInjectionSeed)
 		p("\"marked\" is the block in the markup such blocks are published with (a consent library's dialog, a positioned toolbar div); ")
-		p("\"plain\" is the same text as two anonymous paragraphs, which no markup cue can tell from an article's.\n\n")
+		p("\"plain\" is the same text as two anonymous paragraphs, which no markup cue can tell from an article's. ")
+		p("\"after the first </p>\" is the plain block right after the page's first paragraph end instead, where issue 25 measured a notice: often inside the page's main content. ")
+		p("The English dev set gets the English and the German block, the multilingual set the English block (on its ten other languages a notice in another language). ")
+		p("\"lowest F1 of a language\": the language of the truth whose pairs scored lowest (multilingual set); ")
+		p("\"pages reported\": documents per language the job reports (summary.json `languages`, each page's main content after shared blocks are dropped).\n\n")
 		var tb strings.Builder
-		if err := WriteBoilerplateMarkdown(&tb, rep.Boilerplate); err != nil {
+		if err := WriteBoilerplateMarkdown(&tb, rep.Boilerplate, rep.BoilerplateLangs); err != nil {
 			return err
 		}
 		p("%s\n", tb.String())

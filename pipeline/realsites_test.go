@@ -69,45 +69,61 @@ func realsetClusters(t *testing.T) map[string]string {
 
 // Template siblings of one real shop (the ClueWeb sample of 29 product
 // pages of uraharajuku.st, all on one template, whose series descriptions
-// repeat on every product of a series) are not dropped for each other: at
-// 768ce8e the job dropped 14 products for other products (a wallet for a
-// waist bag, a briefcase for another briefcase, Jaccard 0.20–0.85). Pages
-// of one site now need the same-site threshold, so at most one sibling
-// pair is left, whose descriptions share every sentence but the first and
-// one line of specifications (a key case and a pouch of one series,
-// Jaccard 0.95: docs/quality.md, "Real sites"); the product reached
-// through two category paths and the two colour variants are still
-// dropped.
+// repeat on every product of a series) are not dropped for each other. With
+// one threshold for every pair (same_site_tau 0, the paper's rule) the job
+// drops more than ten products for other products (at 768ce8e: 14, a
+// wallet for a waist bag, a briefcase for another briefcase, Jaccard
+// 0.20–0.85). With the default same-site threshold at most two are left:
+// products of one series whose descriptions share all but their first
+// sentence and a line of specifications, which the Japanese spot
+// signatures, chained from particles, see as near-copies (docs/quality.md,
+// "Real sites"). The product reached through two category paths and the two
+// colour variants are still dropped.
 func TestShopSiblingsKept(t *testing.T) {
 	truth := realsetClusters(t)
 	const file = "resiliparse__clueweb-quirk.warc.gz"
-	res, err := dedup.Run(context.Background(), testConfig(nil).Params, []string{filepath.Join(testdata, file)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	key := func(r warc.Ref) string {
-		return filepath.Base(r.File) + "@" + fmt.Sprint(r.Offset) + "+" + fmt.Sprint(r.Inner)
-	}
-	right, wrong := 0, 0
-	for _, d := range res.Decisions {
-		if d.Keep {
-			continue
+	key := func(r warc.Ref) string { return filepath.Base(r.File) + "@" + fmt.Sprint(r.Offset) + "+" + fmt.Sprint(r.Inner) }
+	score := func(p config.Params) (right, wrong int, wrongs []dedup.Decision) {
+		res, err := dedup.Run(context.Background(), p, []string{filepath.Join(testdata, file)})
+		if err != nil {
+			t.Fatal(err)
 		}
-		a, b := truth[key(d.Ref)], truth[key(d.Keeper())]
-		switch {
-		case a == "" || b == "":
-			t.Fatalf("%s or its keeper %s is not in the realset", key(d.Ref), key(d.Keeper()))
-		case a == b:
-			right++
-		default:
-			wrong++
-			if d.Jaccard < 0.9 {
-				t.Errorf("%s dropped for another product, %s, at Jaccard %.2f", d.URI, d.KeptByURI, d.Jaccard)
+		for _, d := range res.Decisions {
+			if d.Keep {
+				continue
+			}
+			a, b := truth[key(d.Ref)], truth[key(d.Keeper())]
+			switch {
+			case a == "" || b == "":
+				t.Fatalf("%s or its keeper %s is not in the realset", key(d.Ref), key(d.Keeper()))
+			case a == b:
+				right++
+			default:
+				wrong++
+				wrongs = append(wrongs, d)
+			}
+		}
+		return right, wrong, wrongs
+	}
+	p := testConfig(nil).Params
+	p0 := p
+	p0.SameSiteTau = 0
+	if _, w, _ := score(p0); w < 10 {
+		t.Errorf("one threshold for every pair: %d products dropped for another product, want the template siblings (>= 10)", w)
+	}
+	right, wrong, wrongs := score(p)
+	for _, d := range wrongs {
+		if d.Jaccard < p.SameSiteTau {
+			t.Errorf("%s dropped for another product, %s, at Jaccard %.2f", d.URI, d.KeptByURI, d.Jaccard)
+		}
+		for _, named := range []string{"001030000001/order/", "001019000012/018/005/brandname/"} { // an iPod case, a wallet
+			if strings.HasSuffix(d.URI, named) {
+				t.Errorf("%s dropped for %s", d.URI, d.KeptByURI)
 			}
 		}
 	}
-	if wrong > 1 || right != 3 {
-		t.Errorf("%d products dropped for another product (want at most 1), %d for a copy (want 3)", wrong, right)
+	if wrong > 2 || right != 3 {
+		t.Errorf("%d products dropped for another product (want at most 2), %d for a copy (want 3)", wrong, right)
 	}
 }
 

@@ -1,7 +1,6 @@
 package spotsig
 
 import (
-	"bytes"
 	"math/bits"
 	"slices"
 	"strings"
@@ -17,48 +16,91 @@ const LanguageDataSource = "spotsig/lang: en paper §5.3.2 + SMART; others gener
 
 // Language modes besides a language code (WithLanguage).
 const (
-	// LanguageAuto identifies each document's language from its text
-	// (DetectLanguage) and takes that language's stopwords and spot set.
-	// The default.
+	// LanguageAuto identifies the language of each text block of a
+	// document from the block's own words, and of the document from its
+	// main content (see "Languages of a page and of its blocks" below), and
+	// signs each block with its language's stopwords and spot set. The
+	// default.
 	LanguageAuto = "auto"
 	// LanguageUnknown is the language reported for a document whose
 	// language is not identified, or is one without embedded data: its
 	// spot signatures are taken with the data of DefaultLanguage and tagged
-	// "und", so they only match other such documents.
+	// "und", so they only match other such text.
 	LanguageUnknown = "und"
 )
 
-// Sampling for DetectLanguage. Lines shorter than langMinLine bytes
-// (menus, buttons, bylines) are passed over; at most langScanBytes bytes of
-// lines are looked at, and at most langSampleBytes bytes of the lines in the
-// dominant script go to the trigram identifier, so the cost per document is
-// bounded whatever its length.
+// Languages of a page and of its blocks (issue 25). A page's text is a
+// sequence of blocks (lines of PayloadText, WithMinBlockTokens); only the
+// blocks that yield signatures (at least the min-block-tokens limit) are
+// identified, each from its own words, in the same single pass that
+// tokenizes them: the script of its letters, and a vote of its tokens that
+// are stopwords of an embedded language. The page's language is then
+// decided from its main content (the kept blocks inside it, layout.go; all
+// kept blocks when none is, or for plain text; all its text, short blocks
+// included, when no block is kept) as one text, and every
+// block is signed in the page's language unless its own words clearly say
+// otherwise. So a notice in English on a German article is signed in
+// English while the article is German, its signatures never meet the
+// article's, and the shared-block rule (dedup/shared.go) can drop it
+// without taking the article's language with it.
+//
+// The page's language, in order of cost:
+//
+//   - the script with the most letter bytes (UTF-8 bytes of tokens, so a
+//     kanji weighs three Latin letters, about a word's share) decides
+//     alone when only one embedded language uses it (Greek el, Armenian
+//     hy, Devanagari hi, Thai th); Han with at least one kana per 20 Han
+//     characters is Japanese, without Chinese; Hangul, Hebrew and other
+//     scripts have no data (LanguageUnknown);
+//   - for Latin, Cyrillic and Arabic script, the stopword vote of the
+//     blocks written mainly in that script (weighted: a stopword of k
+//     embedded languages gives each voteWeight/k) decides when it is
+//     clear: the leader has at least langVoteMin stopword tokens' worth
+//     and langVoteMargin times the votes of the next language;
+//   - otherwise the trigram identifier of github.com/abadojack/whatlanggo
+//     decides among the three most-voted languages on the first
+//     langSampleBytes letters' worth of those blocks (×2 bytes for
+//     Cyrillic and Arabic). Closely related languages (es/pt/gl/ca, ru/bg)
+//     share much of their lists and often stay below the margin. Without
+//     any vote the page is LanguageUnknown.
+//
+// A block's language:
+//
+//   - a block in Latin, Cyrillic or Arabic script takes the language its
+//     own vote puts first if the vote says so clearly: at least
+//     langFlipMin stopword tokens' worth, and langFlipMargin times the
+//     votes the page's language gets in the block; otherwise, whatever it
+//     says, the page's. So a menu line that reached the block length, a
+//     line of commands or names, a block with a stray stopword of another
+//     language, or one of a closely related language (the languages share
+//     much of their lists, so neither gets twice the other's votes) takes
+//     the page's language; a paragraph whose stopwords are another
+//     language's (an English notice on a German page has dozens of English
+//     stopwords and next to no German ones) takes that language; and the
+//     same block text on two pages of one language gets the same
+//     language;
+//   - a Han or kana block with at least one kana per 20 Han characters is
+//     Japanese; one without is the page's language if that is Japanese or
+//     Chinese, else Chinese;
+//   - a block in a script of one embedded language takes it (Greek el, …),
+//     one in a script without data LanguageUnknown, one without letters
+//     the page's.
+
+// The vote and its thresholds (see above). A page decides among all
+// languages, a block only whether it leaves its page's: it needs less
+// evidence (langFlipMin) but a clear lead over that one language
+// (langFlipMargin). Measured on both gold sets with notices of another
+// language: eval/quality_notes.md, "Languages per block".
 const (
-	langMinLine     = 64
-	langScanBytes   = 4 << 10
-	langSampleBytes = 256 // letters' worth: ×2 for Cyrillic, Greek, Arabic, Hebrew
+	voteWeight      = 60
+	langVoteMin     = 8
+	langVoteMargin  = 1.5
+	langFlipMin     = 3
+	langFlipMargin  = 2
+	langSampleBytes = 256 // letters' worth: ×2 for Cyrillic, Arabic
 )
 
-// The stopword vote (weighted: a stopword of k embedded languages gives
-// each voteWeight/k, so words that tell languages apart count most)
-// decides alone when it is clear: the most-voted language has at least
-// langVoteMin stopword tokens' worth in the sample and at least
-// langVoteMargin times the votes of the next one. Otherwise the trigram
-// identifier decides among the three most-voted languages. Closely related
-// languages (es/pt/gl/ca, ru/bg) share much of their lists and often stay
-// below the margin, so they go to the trigrams; a page of one clear
-// language does not pay for them. The vote itself stops early once the
-// leader has langVoteEarly tokens' worth and langVoteEarlyMargin times the
-// runner-up (an English page: after a few lines).
-const (
-	voteWeight          = 60
-	langVoteMin         = 8
-	langVoteMargin      = 1.5
-	langVoteEarly       = 48
-	langVoteEarlyMargin = 4
-)
-
-// Script classes DetectLanguage weighs by letter bytes.
+// Script classes, weighed by the UTF-8 bytes of tokens.
 const (
 	scriptNone = iota
 	scriptLatin
@@ -75,10 +117,24 @@ const (
 	numScripts
 )
 
+// voteSlot is the index of a voting script (Latin, Cyrillic, Arabic) in
+// the page's per-script votes, -1 for the others.
+func voteSlot(script int) int {
+	switch script {
+	case scriptLatin:
+		return 0
+	case scriptCyrillic:
+		return 1
+	case scriptArabic:
+		return 2
+	}
+	return -1
+}
+
 // scriptLanguage is the language of a script that only one embedded
-// language is written in, so that no identifier is needed. Hangul and
-// Hebrew have no embedded data (LanguageUnknown); CJK is decided by kana
-// (ja) or their absence (zh).
+// language is written in, so that no vote is needed. Hangul and Hebrew
+// have no embedded data (LanguageUnknown); CJK is decided by kana (ja) or
+// their absence (zh).
 var scriptLanguage = map[int]string{
 	scriptGreek:      "el",
 	scriptArmenian:   "hy",
@@ -137,125 +193,237 @@ func isKana(r rune) bool {
 	return r >= 0x3041 && r <= 0x30fa || r >= 0x31f0 && r <= 0x31ff || r >= 0xff66 && r <= 0xff9d
 }
 
-// dominantScript returns the script class of line with the most letter
-// bytes (UTF-8 bytes, so a kanji weighs three Latin letters, about a word's
-// share of text), and that byte count.
-func dominantScript(line []byte) (int, int) {
-	var n [numScripts]int
-	for i := 0; i < len(line); {
-		c := line[i]
-		if c < utf8.RuneSelf {
-			n[asciiScript[c]]++
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(line[i:])
-		n[scriptOf(r)] += size
-		i += size
-	}
-	best := scriptNone
-	for s := scriptLatin; s < numScripts; s++ {
-		if n[s] > n[best] || best == scriptNone && n[s] > 0 {
-			best = s
-		}
-	}
-	return best, n[best]
-}
+// japanese reports whether CJK text with these counts is Japanese:
+// Japanese prose writes its particles and inflections in kana (commonly a
+// third or more of its characters), Chinese has none. At least one kana
+// per 20 Han characters is Japanese.
+func japanese(kana, han int) bool { return kana > 0 && kana*20 >= han }
 
 // whatlangCode maps whatlanggo's ISO 639-1 codes to the folder names of
 // spotsig/lang where they differ (Norwegian Bokmål is "no" there).
 var whatlangCode = map[string]string{"nb": "no"}
 
-// DetectLanguage identifies the language of a document's text and returns
-// the ISO 639-1 code of one of Languages(), or LanguageUnknown. The text is
-// sampled (lines of at least 64 bytes, the first 4 KiB of them): the script
-// with the most letter bytes over those lines wins, and the lines written
-// mainly in it are the sample; a text without such lines is sampled from
-// its start. Pages that mix scripts (a Japanese manual quoting English
-// commands) so get the language of their prose. Then, in order of cost:
-//
-//   - a script only one embedded language uses decides alone (Greek el,
-//     Armenian hy, Devanagari hi, Thai th); Han with kana is Japanese,
-//     Han without kana Chinese; Hangul, Hebrew and other scripts have no
-//     data (LanguageUnknown);
-//   - for Latin, Cyrillic and Arabic script, each token of the sample that
-//     is a stopword of an embedded language is a vote for it; a clear vote
-//     (langVoteMin, langVoteMargin) decides;
-//   - otherwise the trigram identifier of github.com/abadojack/whatlanggo
-//     decides among the three most-voted languages, on the first 256
-//     letters' worth of the sample (256 bytes of Latin, 512 of Cyrillic or
-//     Arabic). Without any vote the text is LanguageUnknown.
-//
-// Cost is bounded per document (docs/benchmarks.md).
+// DetectLanguage returns the language Extract of an Extractor with the
+// default options reports for text (ExtractStats.Lang): the language of
+// its blocks of at least DefaultMinBlockTokens tokens taken together (of
+// all its text if it has none), as described above; LanguageUnknown when
+// it is in no identified language. The ISO 639-1 code is one of
+// Languages().
 func DetectLanguage(text []byte) string {
-	// One pass over the long lines: each line's script, remembered so the
-	// sample needs no second look (and no copy).
-	var lines [langScanBytes/langMinLine + 1][]byte
-	var scripts [len(lines)]int8
-	var bytesOf [numScripts]int
-	nl, scanned := 0, 0
-	for rest := text; len(rest) > 0 && scanned < langScanBytes && nl < len(lines); {
-		line := rest
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = nil
+	detectOnce.Do(func() { detector, _ = NewExtractor() })
+	_, st := detector.Extract(text)
+	return st.Lang
+}
+
+var (
+	detectOnce sync.Once
+	detector   *Extractor
+)
+
+// wordTable holds the words of every language an Extractor can sign in,
+// so that a token is looked up once whatever its language: an entry per
+// word, and per entry the languages whose stopword list has it (for the
+// vote) and its kind in each language's data.
+type wordTable struct {
+	data  []*langData         // by language index; auto mode: Languages() in order, then the LanguageUnknown fallback
+	index map[string]int      // language code or LanguageUnknown -> index into data
+	words map[string]int32    // token -> entry
+	vote  []uint64            // entry -> languages (bit i = data[i]) whose embedded stopword list has the word; auto mode only
+	kinds []int32             // entry*len(data) + i -> kind in data[i]: wordContent, wordStop or antecedent group
+	wl    [][]whatlanggo.Lang // per language index, whatlanggo's codes for it
+	und   int                 // index of the LanguageUnknown fallback (auto mode), or of the forced language
+}
+
+// newWordTable builds the table of data; with vote (auto mode, at most 64
+// languages besides the fallback, which must be last) the stopword vote
+// of the embedded lists too.
+func newWordTable(data []*langData, vote bool) *wordTable {
+	t := &wordTable{data: data, index: map[string]int{}, words: map[string]int32{}, und: len(data) - 1}
+	entry := func(w string) int32 {
+		k, ok := t.words[w]
+		if !ok {
+			k = int32(len(t.words))
+			t.words[w] = k
+			t.vote = append(t.vote, 0)
+			for range data {
+				t.kinds = append(t.kinds, wordContent)
+			}
 		}
-		if len(line) < langMinLine {
-			continue
-		}
-		s, n := dominantScript(line)
-		bytesOf[s] += n
-		lines[nl], scripts[nl] = line, int8(s)
-		nl++
-		scanned += len(line)
+		return k
 	}
-	best := scriptNone
-	if nl == 0 {
-		lines[0] = text[:min(len(text), langScanBytes)]
-		s, _ := dominantScript(lines[0])
-		scripts[0], best, nl = int8(s), s, 1
-	} else {
-		for s := scriptLatin; s < numScripts; s++ {
-			if bytesOf[s] > bytesOf[best] {
-				best = s
+	for i, d := range data {
+		t.index[d.tag] = i
+		for w, kind := range d.words {
+			t.kinds[int(entry(w))*len(data)+i] = kind
+		}
+	}
+	if !vote {
+		return t
+	}
+	t.wl = make([][]whatlanggo.Lang, len(data))
+	for i, d := range data[:min(len(data)-1, 64)] {
+		ws, _ := Stopwords(d.tag)
+		for _, w := range ws {
+			if tok, ok := singleToken(w); ok {
+				t.vote[entry(tok)] |= 1 << i
 			}
 		}
 	}
-	// The sample: the lines in the dominant script.
-	sample := lines[:0]
-	for i, l := range lines[:nl] {
-		if int(scripts[i]) == best {
-			sample = append(sample, l)
+	for l := range whatlanggo.Langs {
+		c := l.Iso6391()
+		if m, ok := whatlangCode[c]; ok {
+			c = m
+		}
+		if i, ok := t.index[c]; ok && i != t.und {
+			t.wl[i] = append(t.wl[i], l)
 		}
 	}
+	return t
+}
+
+// tally is the evidence of some text for its language: letter bytes per
+// script, kana and Han characters, stopword votes per language
+// (voteWeight units).
+type tally struct {
+	script    [numScripts]int32
+	kana, han int32
+	votes     [64]int32
+	hits      int32 // stopword tokens voted
+}
+
+// add counts token tok, whose table entry is k (-1: none).
+func (c *tally) add(t *wordTable, k int32, tok []byte) {
+	if b := tok[0]; b < utf8.RuneSelf {
+		c.script[asciiScript[b]] += int32(len(tok))
+	} else {
+		r, _ := utf8.DecodeRune(tok)
+		s := scriptOf(r)
+		c.script[s] += int32(len(tok))
+		if s == scriptCJK {
+			if isKana(r) {
+				c.kana++
+			} else {
+				c.han++
+			}
+		}
+	}
+	if k < 0 {
+		return
+	}
+	m := t.vote[k]
+	if m == 0 {
+		return
+	}
+	c.hits++
+	w := int32(voteWeight / bits.OnesCount64(m))
+	for m != 0 {
+		c.votes[bits.TrailingZeros64(m)] += w
+		m &= m - 1
+	}
+}
+
+// merge adds o to c.
+func (c *tally) merge(o *tally) {
+	for i, n := range o.script {
+		c.script[i] += n
+	}
+	c.kana += o.kana
+	c.han += o.han
+	if o.hits > 0 {
+		for i, n := range o.votes {
+			c.votes[i] += n
+		}
+		c.hits += o.hits
+	}
+}
+
+// reset empties c.
+func (c *tally) reset() {
+	if c.hits > 0 {
+		*c = tally{}
+		return
+	}
+	c.script, c.kana, c.han = [numScripts]int32{}, 0, 0
+}
+
+// dominant returns the script with the most letter bytes (Latin first on
+// ties), scriptNone if there are none.
+func (c *tally) dominant() int {
+	best := scriptNone
+	for s := scriptLatin; s < numScripts; s++ {
+		if c.script[s] > c.script[best] || best == scriptNone && c.script[s] > 0 {
+			best = s
+		}
+	}
+	return best
+}
+
+// top returns the most-voted language and its votes and the votes of the
+// next one, among the first n; lead -1 without any vote.
+func (c *tally) top(n int) (lead int, leadVotes, next int32) {
+	lead = -1
+	for i, v := range c.votes[:n] {
+		switch {
+		case v > leadVotes:
+			lead, leadVotes, next = i, v, leadVotes
+		case v > next:
+			next = v
+		}
+	}
+	return lead, leadVotes, next
+}
+
+// pageTally is the evidence of a page's kept blocks: of those inside its
+// main content and of all, each with its votes per voting script (only
+// the blocks written mainly in a script vote for its languages).
+type pageTally struct {
+	script    [numScripts]int32
+	kana, han int32
+	votes     [3][64]int32
+	blocks    int
+}
+
+func (p *pageTally) add(c *tally, script int) {
+	p.blocks++
+	for s, n := range c.script {
+		p.script[s] += n
+	}
+	p.kana += c.kana
+	p.han += c.han
+	if v := voteSlot(script); v >= 0 && c.hits > 0 {
+		for i, n := range c.votes {
+			p.votes[v][i] += n
+		}
+	}
+}
+
+// pageLanguage decides the language of a page from its tally (see above);
+// sample returns the first langSampleBytes letters' worth (bytes × width)
+// of its blocks written mainly in a script, for the trigram identifier.
+func (t *wordTable) pageLanguage(p *pageTally, sample func(script, bytes int) string) int {
+	var c tally
+	c.script = p.script
+	best := c.dominant()
 	switch best {
 	case scriptNone:
-		return LanguageUnknown
+		return t.und
 	case scriptCJK:
-		return cjkLanguage(sample)
+		if japanese(int(p.kana), int(p.han)) {
+			return t.lang("ja")
+		}
+		return t.lang("zh")
 	case scriptLatin, scriptCyrillic, scriptArabic:
 	default:
-		if l, ok := scriptLanguage[best]; ok {
-			return l
-		}
-		return LanguageUnknown
+		return t.lang(scriptLanguage[best])
 	}
-	vt := voteTable()
-	var vs voteState
-	for _, l := range sample {
-		if i := vs.vote(vt, l); i >= 0 {
-			return vt.codes[i]
-		}
-	}
-	votes := &vs.votes
-	// The three languages whose stopwords match most often, if any.
+	votes := &p.votes[voteSlot(best)]
+	n := min(t.und, 64)
 	var top [3]int
-	n := 0
-	for k := range top {
+	k := 0
+	for ; k < len(top); k++ {
 		b := -1
-		for i, v := range votes[:len(vt.codes)] {
-			if v > 0 && (b < 0 || v > votes[b]) && !slices.Contains(top[:n], i) {
+		for i, v := range votes[:n] {
+			if v > 0 && (b < 0 || v > votes[b]) && !slices.Contains(top[:k], i) {
 				b = i
 			}
 		}
@@ -263,162 +431,93 @@ func DetectLanguage(text []byte) string {
 			break
 		}
 		top[k] = b
-		n++
 	}
 	switch {
-	case n == 0:
-		return LanguageUnknown
-	case votes[top[0]] >= langVoteMin*voteWeight && (n == 1 || float64(votes[top[0]]) >= langVoteMargin*float64(votes[top[1]])):
-		return vt.codes[top[0]]
-	case n == 1:
-		return vt.codes[top[0]]
+	case k == 0:
+		return t.und
+	case k == 1 || votes[top[0]] >= langVoteMin*voteWeight && float64(votes[top[0]]) >= langVoteMargin*float64(votes[top[1]]):
+		return top[0]
 	}
 	wl := map[whatlanggo.Lang]bool{}
-	for _, i := range top[:n] {
-		for _, l := range vt.whatlang[i] {
+	for _, i := range top[:k] {
+		for _, l := range t.wl[i] {
 			wl[l] = true
 		}
 	}
-	width := 1 // UTF-8 bytes per letter of the sample's script
+	width := 1 // UTF-8 bytes per letter of the script
 	if best != scriptLatin {
 		width = 2
 	}
-	var b strings.Builder
-	for _, l := range sample {
-		if b.Len() >= width*langSampleBytes {
-			break
-		}
-		b.Write(l[:min(len(l), width*langSampleBytes-b.Len())])
-		b.WriteByte('\n')
-	}
-	info := whatlanggo.DetectWithOptions(b.String(), whatlanggo.Options{Whitelist: wl})
+	info := whatlanggo.DetectWithOptions(sample(best, width*langSampleBytes), whatlanggo.Options{Whitelist: wl})
 	if info.Lang < 0 {
-		return vt.codes[top[0]]
+		return top[0]
 	}
-	c := info.Lang.Iso6391()
-	if m, ok := whatlangCode[c]; ok {
-		c = m
+	code := info.Lang.Iso6391()
+	if m, ok := whatlangCode[code]; ok {
+		code = m
 	}
-	if !slices.Contains(vt.codes, c) {
-		return vt.codes[top[0]]
+	if i, ok := t.index[code]; ok && slices.Contains(top[:k], i) {
+		return i
 	}
-	return c
+	return top[0]
 }
 
-// cjkLanguage tells Japanese from Chinese: Japanese prose writes its
-// particles and inflections in kana (commonly a third or more of its
-// characters), Chinese has none. A sample with at least one kana per 20
-// Han characters is Japanese.
-func cjkLanguage(sample [][]byte) string {
-	kana, han := 0, 0
-	for _, l := range sample {
-		for i := 0; i < len(l); {
-			r, size := utf8.DecodeRune(l[i:])
-			i += size
-			switch {
-			case isKana(r):
-				kana++
-			case isIdeographic(r):
-				han++
-			}
-		}
+// lang returns the index of a language code, the fallback's if it has no
+// data.
+func (t *wordTable) lang(code string) int {
+	if i, ok := t.index[code]; ok {
+		return i
 	}
-	if kana*20 >= han && kana > 0 {
-		return "ja"
+	return t.und
+}
+
+// blockVote is what the language decision of a block needs from its
+// tally besides its votes.
+type blockVote struct {
+	script    int8 // dominant script
+	kana, han int32
+}
+
+// blockLanguage decides the language of a kept block (see above) given
+// its votes (per language, voteWeight units) and the page's language.
+func (t *wordTable) blockLanguage(b blockVote, votes []int32, page int) int {
+	switch int(b.script) {
+	case scriptNone:
+		return page
+	case scriptLatin, scriptCyrillic, scriptArabic:
+		lead := -1
+		for i, v := range votes {
+			if v > 0 && (lead < 0 || v > votes[lead]) {
+				lead = i
+			}
+		}
+		var own int32
+		if page < len(votes) {
+			own = votes[page]
+		}
+		if lead >= 0 && lead != page && votes[lead] >= langFlipMin*voteWeight && float64(votes[lead]) >= langFlipMargin*float64(own) {
+			return lead
+		}
+		return page
+	case scriptCJK:
+		ja, zh := t.lang("ja"), t.lang("zh")
+		switch {
+		case japanese(int(b.kana), int(b.han)):
+			return ja
+		case page == ja || page == zh:
+			return page
+		}
+		return zh
 	}
-	return "zh"
+	return t.lang(scriptLanguage[int(b.script)])
 }
 
-// votes is, for every stopword of the embedded languages, the set of
-// languages (bit i = Languages()[i]) whose list has it.
-type votes struct {
-	codes    []string
-	words    map[string]uint64
-	whatlang [][]whatlanggo.Lang // per language, whatlanggo's codes for it
-}
-
-var (
-	voteOnce sync.Once
-	voteData votes
-)
-
-func voteTable() *votes {
-	voteOnce.Do(func() {
-		v := &voteData
-		v.codes = Languages()
-		if len(v.codes) > 64 {
-			v.codes = v.codes[:64]
-		}
-		v.words = map[string]uint64{}
-		v.whatlang = make([][]whatlanggo.Lang, len(v.codes))
-		for i, c := range v.codes {
-			ws, _ := Stopwords(c)
-			for _, w := range ws {
-				if t, ok := singleToken(w); ok {
-					v.words[t] |= 1 << i
-				}
-			}
-		}
-		for l := range whatlanggo.Langs {
-			c := l.Iso6391()
-			if m, ok := whatlangCode[c]; ok {
-				c = m
-			}
-			if i := slices.Index(v.codes, c); i >= 0 {
-				v.whatlang[i] = append(v.whatlang[i], l)
-			}
-		}
-	})
-	return &voteData
-}
-
-// voteState is the stopword vote over the lines of a sample so far.
-type voteState struct {
-	votes [64]int // per language of votes.codes, in voteWeight units
-	hits  int     // stopword tokens seen
-	buf   [64]byte
-}
-
-// vote adds to vs.votes[i] the votes of the tokens of line that are
-// stopwords of language i (voteWeight/k for a stopword of k languages).
-// Every 16 stopword tokens it checks whether the vote is decided beyond
-// doubt — the leader has langVoteEarly tokens' worth and
-// langVoteEarlyMargin times the runner-up — and then stops and returns the
-// leader, so a page of one clear language pays for a few lines of
-// tokenizing, not for the whole sample. Otherwise it returns -1.
-func (vs *voteState) vote(v *votes, line []byte) int {
-	t := tokenizer{text: line, buf: vs.buf[:0]}
-	out := &vs.votes
-	for {
-		tok, ok := t.next()
-		if !ok {
-			return -1
-		}
-		m := v.words[string(tok)]
-		if m == 0 {
-			continue
-		}
-		w := voteWeight / bits.OnesCount64(m)
-		for m != 0 {
-			i := bits.TrailingZeros64(m)
-			out[i] += w
-			m &= m - 1
-		}
-		if vs.hits++; vs.hits%16 == 0 {
-			a, b := 0, 0 // leader, runner-up's votes
-			for i, x := range out[:len(v.codes)] {
-				if x > out[a] {
-					a = i
-				}
-			}
-			for i, x := range out[:len(v.codes)] {
-				if i != a && x > b {
-					b = x
-				}
-			}
-			if out[a] >= langVoteEarly*voteWeight && out[a] >= langVoteEarlyMargin*b {
-				return a
-			}
-		}
+// sampleOf appends to b the text of the given byte ranges up to max bytes,
+// one line each.
+func sampleOf(b *strings.Builder, text []byte, start, end, max int) {
+	if b.Len() >= max {
+		return
 	}
+	b.Write(text[start:min(end, start+max-b.Len())])
+	b.WriteByte('\n')
 }

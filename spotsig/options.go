@@ -24,9 +24,9 @@ const (
 	// because navigation menus, teaser lists, bylines and footers are short
 	// blocks whose chains make pages of one template look alike.
 	DefaultMinBlockTokens = 20
-	// DefaultLanguageMode is how NewExtractor picks a document's language
-	// when no option says otherwise: LanguageAuto, identified per document
-	// from its text (DetectLanguage).
+	// DefaultLanguageMode is how NewExtractor picks the languages of a
+	// document when no option says otherwise: LanguageAuto, identified per
+	// text block, the document's from its main content (langid.go).
 	DefaultLanguageMode = LanguageAuto
 	// DefaultLanguage is the language whose embedded data serves documents
 	// of unknown language (tagged LanguageUnknown) and which options such as
@@ -128,7 +128,8 @@ func (c *config) fail(format string, args ...any) {
 
 // WithLanguage forces the embedded language data lang/<code>/ (stopwords
 // and default spot set) for every document, or with LanguageAuto (the
-// default, DefaultLanguageMode) identifies each document's language.
+// default, DefaultLanguageMode) identifies the language of each text block
+// and of each document (langid.go).
 // Languages() lists the available codes; another code is an error of
 // NewExtractor.
 func WithLanguage(code string) Option {

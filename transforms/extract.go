@@ -29,7 +29,8 @@ var (
 // and drops the payload. Candidates the signer rejects, or that yield no
 // signature, become Rejects. The caps that applied to kept documents are
 // added to st ("capped/<cap>", once per document and cap), and so is the
-// language of each kept document ("languages/<code>"). pages holds a Page
+// language of each kept document ("languages/<code>") without blocks
+// (with blocks DropSharedBlocks counts it). pages holds a Page
 // (ranked by the keep policy of p) for every candidate that became text,
 // with or without signatures: the pages Decide keeps or drops.
 func Extract(s beam.Scope, st *Stats, candidates beam.PCollection, p config.Params) (docs, rejects, pages beam.PCollection) {
@@ -74,7 +75,7 @@ func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, emit func(
 		beam.NewCounter("extract", "capped-"+name).Inc(ctx, 1)
 		stat(statCappedPrefix + name)
 	}
-	if d.Lang != "" {
+	if d.Lang != "" && len(d.Blocks) == 0 { // with blocks, the language is known after the shared blocks (ResolveBlocksFn)
 		stat(statLanguagePrefix + d.Lang)
 	}
 	extractDocs.Inc(ctx, 1)

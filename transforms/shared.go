@@ -50,7 +50,9 @@ const StatSharedSignatures = "shared_block_signatures"
 // With
 // p.SharedBlockPages 0 the documents have no blocks and pass unchanged.
 // The result equals dedup.DropSharedBlocks on the same documents. st gets
-// the signatures dropped (StatSharedSignatures).
+// the signatures dropped (StatSharedSignatures) and the language of each
+// document's main content once they are dropped ("languages/<code>",
+// dedup.Language).
 func DropSharedBlocks(s beam.Scope, st *Stats, docs beam.PCollection, p config.Params) beam.PCollection {
 	if p.SharedBlockPages == 0 {
 		return docs
@@ -60,8 +62,9 @@ func DropSharedBlocks(s beam.Scope, st *Stats, docs beam.PCollection, p config.P
 	refs := beam.ParDo(s, &blockRefsFn{}, docs)
 	shared := beam.ParDo(s, &SharedBlockFn{MinPages: p.SharedBlockPages}, beam.CoGroupByKey(s, refs, counts))
 	keyed := beam.ParDo(s, &keyDocFn{}, docs)
-	out, dropped := beam.ParDo2(s, &ResolveBlocksFn{}, beam.CoGroupByKey(s, keyed, shared))
+	out, dropped, langs := beam.ParDo3(s, &ResolveBlocksFn{}, beam.CoGroupByKey(s, keyed, shared))
 	st.Sum(s, StatSharedSignatures, dropped)
+	st.Add(NameStats(s, langs))
 	return out
 }
 
@@ -138,11 +141,12 @@ func (fn *SharedBlockFn) ProcessElement(ctx context.Context, hash uint64, docs f
 
 // ResolveBlocksFn joins a document with the hashes of its shared blocks
 // and merges the others into its vector (dedup.ResolveBlocks); it emits
-// the number of signatures dropped on its second output.
+// the number of signatures dropped on its second output and the name of
+// the document's language statistic on its third.
 type ResolveBlocksFn struct{}
 
 // ProcessElement resolves one document.
-func (fn *ResolveBlocksFn) ProcessElement(ctx context.Context, id string, docs func(*Doc) bool, hashes func(*uint64) bool, emit func(Doc), dropped func(int)) error {
+func (fn *ResolveBlocksFn) ProcessElement(ctx context.Context, id string, docs func(*Doc) bool, hashes func(*uint64) bool, emit func(Doc), dropped func(int), stat func(string)) error {
 	var d Doc
 	if !docs(&d) {
 		return nil // cannot happen: every reference comes from a document
@@ -160,6 +164,9 @@ func (fn *ResolveBlocksFn) ProcessElement(ctx context.Context, id string, docs f
 	sharedBlocksDropped.Inc(ctx, int64(blocks))
 	sharedSigsDropped.Inc(ctx, int64(sigs))
 	dropped(sigs)
+	if r.Lang != "" {
+		stat(statLanguagePrefix + r.Lang)
+	}
 	emit(Doc{Ref: r.Ref, Vec: r.Vec})
 	return nil
 }

@@ -18,7 +18,8 @@ const goldWARC = "../../shared/data/goldset/gold.warc.gz"
 
 // DropSharedBlocks keeps exactly the blocks dedup.DropSharedBlocks keeps,
 // on the first 600 real pages of the gold set signed per block, and
-// reports the signatures it dropped.
+// reports the signatures it dropped and the documents per language of
+// their main content once they are dropped (dedup.Language).
 func TestDropSharedBlocksComposite(t *testing.T) {
 	p := config.DefaultParams()
 	signer, err := config.NewSigner(p)
@@ -48,13 +49,21 @@ func TestDropSharedBlocksComposite(t *testing.T) {
 		t.Fatalf("no shared block among %d pages", len(docs))
 	}
 	var want []string
+	langs := map[string]int{}
 	for _, d := range ddocs {
 		want = append(want, docSummary(Doc{Ref: d.Ref, Vec: d.Vec}))
+		if d.Lang != "" {
+			langs[d.Lang]++
+		}
+	}
+	stats := []string{fmt.Sprintf("%s=%d", StatSharedSignatures, droppedSigs)}
+	for l, n := range langs {
+		stats = append(stats, fmt.Sprintf("%s%s=%d", statLanguagePrefix, l, n))
 	}
 	pl, s := beam.NewPipelineWithRoot()
 	st := &Stats{}
 	out := DropSharedBlocks(s, st, beam.CreateList(s, docs), p)
 	passert.Equals(s, beam.ParDo(s, docSummary, out), strs(want)...)
-	passert.Equals(s, beam.ParDo(s, statLine, st.Collection(s)), fmt.Sprintf("%s=%d", StatSharedSignatures, droppedSigs))
+	passert.Equals(s, beam.ParDo(s, statLine, st.Collection(s)), strs(stats)...)
 	ptest.RunAndValidate(t, pl)
 }

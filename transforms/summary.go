@@ -78,10 +78,12 @@ type Summary struct {
 	DecideResidual        int           `json:"decide_residual"`       // pages still undecided after the rounds, decided on one worker
 	ClusterSizes          map[int]int   `json:"cluster_sizes"`         // cluster size (kept page + its dropped pages) -> clusters
 	Parameters            config.Params `json:"parameters"`
-	// Languages counts, per language, the documents signed with >= 1
-	// signature (before the IDF filter and --min_signatures; "und": pages
-	// of unidentified language, signed with English data); absent for a
-	// scheme without languages.
+	// Languages counts, per language, the documents with >= 1 signature
+	// once shared blocks are dropped (before the IDF filter and
+	// --min_signatures; "und": pages of unidentified language, signed
+	// with English data), each in the language of its main content then
+	// (dedup.Language; with --shared_block_pages=0 the extractor's);
+	// absent for a scheme without languages.
 	Languages map[string]int `json:"languages,omitempty"`
 	// LanguageData is the language mode, the source of the spot sets and
 	// their sizes per language (spotsigs only).

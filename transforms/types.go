@@ -43,15 +43,16 @@ type Doc struct {
 
 // docCoderVersion is the first byte of every encoded Doc, so a worker of
 // another build fails loudly instead of misreading the bytes.
-const docCoderVersion = 4
+const docCoderVersion = 5
 
 // EncodeDoc is Doc's Beam coder: a version byte, then RecordID, URI, File as
 // uvarint length + bytes, Offset and Inner as zig-zag varints, Guest as one
 // byte, Site as 8 bytes little-endian, the vector (the number of distinct signatures n as a uvarint, the n ascending
 // hashes as uvarint deltas from the previous hash (the first from 0), and
 // the n frequencies as uvarints), then the number of blocks as a uvarint
-// and per block its hash (8 bytes, little-endian), Main as one byte, Prev and Next (8 bytes each) and its
-// vector. A vector of n signatures thus costs at most 10n + 5n bytes, in
+// and per block its hash (8 bytes, little-endian), Main as one byte, Prev
+// and Next (8 bytes each), Lang as uvarint length + bytes and its vector.
+// A vector of n signatures thus costs at most 10n + 5n bytes, in
 // practice about 10 (8–9 for a random 64-bit hash delta, 1 for the
 // frequency).
 func EncodeDoc(d Doc) []byte {
@@ -81,6 +82,7 @@ func EncodeDoc(d Doc) []byte {
 		}
 		buf = binary.LittleEndian.AppendUint64(buf, b.Prev)
 		buf = binary.LittleEndian.AppendUint64(buf, b.Next)
+		buf = appendString(buf, b.Lang)
 		buf = appendVector(buf, b.Vec)
 	}
 	return buf
@@ -132,7 +134,7 @@ func DecodeDoc(b []byte) (Doc, error) {
 	d.Site = match.Site(r.uint64())
 	d.Vec = r.vector()
 	nb := r.uvarint()
-	if r.err == nil && nb > uint64(len(r.b))/26 { // every block needs >= 26 bytes
+	if r.err == nil && nb > uint64(len(r.b))/27 { // every block needs >= 27 bytes
 		r.err = errShortDoc
 	}
 	if r.err == nil && nb > 0 {
@@ -154,6 +156,7 @@ func DecodeDoc(b []byte) (Doc, error) {
 				}
 			}
 			d.Blocks[i].Prev, d.Blocks[i].Next = r.uint64(), r.uint64()
+			d.Blocks[i].Lang = r.string()
 			d.Blocks[i].Vec = r.vector()
 			if r.err != nil {
 				break

@@ -40,8 +40,8 @@ func TestDocCoderRoundTrip(t *testing.T) {
 	withBlocks := randomDoc(r, 0)
 	withBlocks.Vec = spotsig.Vector{}
 	withBlocks.Blocks = []spotsig.Block{
-		{Hash: 7, Main: true, Next: ^uint64(0), Vec: randomDoc(r, 20).Vec},
-		{Hash: ^uint64(0), Prev: 7, Vec: randomDoc(r, 3).Vec},
+		{Hash: 7, Main: true, Next: ^uint64(0), Lang: "de", Vec: randomDoc(r, 20).Vec},
+		{Hash: ^uint64(0), Prev: 7, Lang: "en", Vec: randomDoc(r, 3).Vec},
 	}
 	docs = append(docs, withBlocks)
 	for i, d := range docs {

@@ -38,9 +38,11 @@ const evalUsage = `usage:
       run every method (SpotSigs, shingles, LSH-S, I-Match(-S), descriptive
       words) over a τ sweep in process; write quality.md and quality-f1.png;
       --real TRUTH.tsv:GLOB adds the job's decisions on a real-page set.
-  ndd-eval boilerplate --warc gold.warc.gz --truth truth.jsonl [--tau T]
-      SpotSigs at τ on the labelled set clean and with a shared boilerplate
-      block injected into 100 %, 30 % and 5 % of its pages (issue 10).
+  ndd-eval boilerplate --warc gold.warc.gz --truth truth.jsonl [--tau T] [--block-langs en,de]
+      the job at τ on the labelled set clean and with a shared boilerplate
+      block (in each language of --block-langs, marked and plain) injected
+      into 100 %, 30 % and 5 % of its pages (issues 10, 25); F1 per language
+      when the truth has "lang".
   ndd-eval decisions --decisions 'out/decisions*.jsonl' --truth truth.jsonl [--json]
       score keep/drop decisions: drop precision (dropped pages whose kept_by
       is in their true cluster), drop recall (of Σ cluster size − 1) and the
@@ -226,8 +228,10 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 	tauRange := fs.String("taus", "0.1:1.0:0.05", "τ sweep lo:hi:step (weighted Jaccard)")
 	defaultTau := fs.Float64("default-tau", config.DefaultTau, "the job's default τ, whose wrong pairs and sensitivity are reported")
 	sens := fs.Bool("sensitivity", true, "also vary each SpotSigs parameter by one step")
+	blockLangs := fs.String("block-langs", "en,de", "languages of the boilerplate blocks injected into --warc's pages, comma-separated (eval.BoilerplateLanguages)")
 	mlWarc := fs.String("boilerplate-warc", "", "a second labelled WARC file (e.g. the multilingual gold set) for the shared-boilerplate table")
 	mlTruth := fs.String("boilerplate-truth", "", "truth file for --boilerplate-warc")
+	mlBlockLangs := fs.String("boilerplate-block-langs", "en", "languages of the boilerplate blocks injected into --boilerplate-warc's pages")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
 	langWARC := fs.String("ml-warc", "", "multilingual labelled WARC file (optional; its truth needs \"lang\" per page): adds F1 per language")
 	langTruth := fs.String("ml-truth", "", "truth file for --ml-warc")
@@ -312,19 +316,29 @@ func runEvalSweep(args []string, stdout, stderr io.Writer) int {
 		}
 		rep.Decisions = append(rep.Decisions, row)
 	}
-	rep.Boilerplate, err = eval.BoilerplateTable(context.Background(), *warcPath, truth, jobParams, eval.BoilerplateInjections(), progress)
+	injections, err := eval.BoilerplateInjections(strings.Split(*blockLangs, ",")...)
 	if err != nil {
 		return fail(err)
 	}
+	rep.Boilerplate, err = eval.BoilerplateTable(context.Background(), *warcPath, truth, jobParams, injections, progress)
+	if err != nil {
+		return fail(err)
+	}
+	rep.BoilerplateLangs = eval.InjectedLanguages(injections)
 	if *mlWarc != "" {
 		mt, err := eval.LoadTruth(*mlTruth)
 		if err != nil {
 			return fail(err)
 		}
-		rows, err := eval.BoilerplateTable(context.Background(), *mlWarc, mt, jobParams, eval.BoilerplateInjections(), progress)
+		mlInjections, err := eval.BoilerplateInjections(strings.Split(*mlBlockLangs, ",")...)
 		if err != nil {
 			return fail(err)
 		}
+		rows, err := eval.BoilerplateTable(context.Background(), *mlWarc, mt, jobParams, mlInjections, progress)
+		if err != nil {
+			return fail(err)
+		}
+		rep.BoilerplateLangs = eval.InjectedLanguages(append(injections, mlInjections...))
 		for i := range rows {
 			rows[i].Name = filepath.Base(filepath.Dir(*mlWarc)) + ": " + rows[i].Name
 		}
@@ -414,6 +428,7 @@ func runEvalBoilerplate(args []string, stdout, stderr io.Writer) int {
 	cleanOnly := fs.Bool("clean", false, "only the clean set (no injection)")
 	keep := fs.Bool("keep-markup-boilerplate", false, "keep the text of markup-marked boilerplate (the extraction before issue 10)")
 	sharedPages := fs.Int("shared-block-pages", config.DefaultSharedBlockPages, "the job's --shared_block_pages (0: off)")
+	blockLangs := fs.String("block-langs", "en", "languages of the injected boilerplate blocks, comma-separated (eval.BoilerplateLanguages)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -431,15 +446,18 @@ func runEvalBoilerplate(args []string, stdout, stderr io.Writer) int {
 	if err := p.Validate(); err != nil {
 		return fail(err)
 	}
-	var injections []eval.Injection
-	if !*cleanOnly {
-		injections = eval.BoilerplateInjections()
+	injections, err := eval.BoilerplateInjections(strings.Split(*blockLangs, ",")...)
+	if err != nil {
+		return fail(err)
+	}
+	if *cleanOnly {
+		injections = nil
 	}
 	rows, err := eval.BoilerplateTable(context.Background(), *warcPath, truth, p, injections, stderr)
 	if err != nil {
 		return fail(err)
 	}
-	if err := eval.WriteBoilerplateMarkdown(stdout, rows); err != nil {
+	if err := eval.WriteBoilerplateMarkdown(stdout, rows, eval.InjectedLanguages(injections)); err != nil {
 		return fail(err)
 	}
 	return 0
