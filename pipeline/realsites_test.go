@@ -82,7 +82,9 @@ func realsetClusters(t *testing.T) map[string]string {
 func TestShopSiblingsKept(t *testing.T) {
 	truth := realsetClusters(t)
 	const file = "resiliparse__clueweb-quirk.warc.gz"
-	key := func(r warc.Ref) string { return filepath.Base(r.File) + "@" + fmt.Sprint(r.Offset) + "+" + fmt.Sprint(r.Inner) }
+	key := func(r warc.Ref) string {
+		return filepath.Base(r.File) + "@" + fmt.Sprint(r.Offset) + "+" + fmt.Sprint(r.Inner)
+	}
 	score := func(p config.Params) (right, wrong int, wrongs []dedup.Decision) {
 		res, err := dedup.Run(context.Background(), p, []string{filepath.Join(testdata, file)})
 		if err != nil {
