@@ -28,7 +28,10 @@ func init() {
 	}
 	register.Function1x2[Page, string, Page](keyPage)
 	register.Function1x2[Doc, string, int](keyDocOne)
-	register.Function2x2[string, Page, string, PageState](initialState)
+	registerDoFn(&splitIsolatedFn{})
+	register.Function3x0[string, Adjacency, func(string, bool)](edgeNodes)
+	register.Emitter2[string, bool]()
+	register.Iter1[bool]()
 	register.Function2x1[Page, Page, Page](higherPriority)
 	registerDoFn(&pairEndsFn{})
 	register.Function2x2[string, Adjacency, string, []string](lowerKeys)
@@ -230,8 +233,8 @@ func Decide(s beam.Scope, st *Stats, pages, docs, copies, pairs beam.PCollection
 	halves := beam.ParDo(s, &orientAFn{Limit: lim}, beam.CoGroupByKey(s, signed, ends))
 	edges := beam.ParDo(s, packAdjacency, beam.GroupByKey(s, beam.ParDo(s, &orientBFn{Limit: lim}, beam.CoGroupByKey(s, signed, halves))))
 
-	// Rounds.
-	states := beam.ParDo(s, initialState, signed)
+	// Rounds, for the nodes with an edge; a node without one is kept.
+	states, isolated := beam.ParDo2(s, &splitIsolatedFn{}, beam.CoGroupByKey(s, signed, beam.ParDo(s, edgeNodes, edges)))
 	active := beam.ParDo(s, lowerKeys, edges)
 	var finals []beam.PCollection
 	for r := 0; r < p.DecideRounds; r++ {
@@ -246,10 +249,11 @@ func Decide(s beam.Scope, st *Stats, pages, docs, copies, pairs beam.PCollection
 	final, residual := beam.ParDo2(ts, &tailFn{}, beam.CoGroupByKey(ts, states, msgs))
 	resolved, residualCount := beam.ParDo2(ts, &residualFn{}, beam.GroupByKey(ts, residual))
 	finals = append(finals, final, resolved)
-	finalStates := beam.Flatten(s, finals...)
+	roundStates := beam.Flatten(s, finals...)
+	finalStates := beam.Flatten(s, roundStates, isolated)
 
 	// Each dropped page's highest-priority kept neighbour.
-	kept := beam.ParDo(s, &keptNeighboursFn{Limit: lim}, beam.CoGroupByKey(s, finalStates, edges))
+	kept := beam.ParDo(s, &keptNeighboursFn{Limit: lim}, beam.CoGroupByKey(s, roundStates, edges))
 	matched, pending := beam.ParDo2(s, &decideFn{Method: method}, beam.CoGroupByKey(s, grouped, signed, finalStates, kept))
 	matched = beam.Flatten(s, matched, beam.ParDo(s, &resolveKeeperFn{}, beam.CoGroupByKey(s, signed, pending)))
 
@@ -265,8 +269,32 @@ func keyPage(p Page) (string, Page) { return p.ID(), p }
 
 func keyDocOne(d Doc) (string, int) { return d.ID(), 1 }
 
-func initialState(key string, p Page) (string, PageState) {
-	return key, PageState{State: uint8(match.Undecided), Rank: p.Rank}
+// edgeNodes emits the nodes of a higher page's edges: itself and its lower
+// pages.
+func edgeNodes(hi string, a Adjacency, emit func(string, bool)) {
+	emit(hi, true)
+	for _, lo := range a.Lo {
+		emit(lo, true)
+	}
+}
+
+// splitIsolatedFn starts the rounds for a node with an edge (Undecided,
+// with its rank) and keeps a node without one at once: it has no
+// higher-priority neighbour, so the rounds would keep it in their first.
+type splitIsolatedFn struct{}
+
+func (*splitIsolatedFn) ProcessElement(key string, pages func(*Page) bool, edges func(*bool) bool, states func(string, PageState), isolated func(string, PageState)) error {
+	var p Page
+	if !pages(&p) {
+		return fmt.Errorf("decide: pair with %x, which reached no decision", key)
+	}
+	var e bool
+	if edges(&e) {
+		states(key, PageState{State: uint8(match.Undecided), Rank: p.Rank})
+		return nil
+	}
+	isolated(key, PageState{State: uint8(match.Keep), Rank: p.Rank})
+	return nil
 }
 
 // higherPriority is the page of smaller rank.
