@@ -61,12 +61,14 @@ const (
 	// after them are decided on one worker, exactly, and counted (summary
 	// decide_residual).
 	DefaultDecideRounds = 8
-	// DefaultMaxGroupDocs bounds the documents one matching task holds
-	// (home and guests; transforms.MatchGroups): a larger τ partition is
-	// matched as a block-pair grid of tasks of at most this many documents.
-	// 20,000 documents of a few hundred signatures are ~100 MB of vectors
-	// and inverted lists on one worker.
-	DefaultMaxGroupDocs = 20000
+	// DefaultMaxGroupSignatures bounds the signatures (Σ|d| of home and
+	// guest documents) one matching task holds (transforms.MatchGroups): a
+	// larger τ partition is matched as a block-pair grid of tasks of at
+	// most this many. A task's memory is its vectors and inverted lists,
+	// about 30 bytes a signature, so 6,000,000 signatures are ~200 MB on
+	// one worker: 20,000 pages of 300 signatures (a news article), or
+	// 200,000 short pages of 30.
+	DefaultMaxGroupSignatures = 6_000_000
 	// DefaultShingleK is the shingle length for --method=shingles: 3, the
 	// paper's 3-Shingling competitor (§5.3.1).
 	DefaultShingleK = 3
@@ -136,29 +138,29 @@ type Config struct {
 func DefaultParams() Params {
 	idf := spotsig.DefaultIDFRange
 	return Params{
-		Method:          MethodSpotSigs,
-		Matcher:         MatcherSpotSigs,
-		Tau:             DefaultTau,
-		SameSiteTau:     DefaultSameSiteTau,
-		Rho:             match.DefaultRho,
-		IDFMin:          idf.Min,
-		IDFMax:          idf.Max,
-		IDFKeepShared:   idf.KeepShared,
-		MinSignatures:   DefaultMinSignatures,
-		MaxHeaderBytes:  warc.DefaultMaxHeaderBytes,
-		MaxRecordBytes:  warc.DefaultMaxRecordBytes,
-		MaxPayloadBytes: warc.DefaultMaxPayloadBytes,
-		MaxMemberBytes:  warc.DefaultMaxMemberBytes,
-		MaxInputBytes:   spotsig.DefaultMaxInputBytes,
-		MaxTextBytes:    spotsig.DefaultMaxTextBytes,
-		MaxTokens:       spotsig.DefaultMaxTokens,
-		MaxSignatures:   spotsig.DefaultMaxSignatures,
-		MinBlockTokens:  spotsig.DefaultMinBlockTokens,
-		Lang:            spotsig.DefaultLanguageMode,
-		ShingleK:        DefaultShingleK,
-		Keep:            match.DefaultKeep,
-		DecideRounds:    DefaultDecideRounds,
-		MaxGroupDocs:    DefaultMaxGroupDocs,
+		Method:             MethodSpotSigs,
+		Matcher:            MatcherSpotSigs,
+		Tau:                DefaultTau,
+		SameSiteTau:        DefaultSameSiteTau,
+		Rho:                match.DefaultRho,
+		IDFMin:             idf.Min,
+		IDFMax:             idf.Max,
+		IDFKeepShared:      idf.KeepShared,
+		MinSignatures:      DefaultMinSignatures,
+		MaxHeaderBytes:     warc.DefaultMaxHeaderBytes,
+		MaxRecordBytes:     warc.DefaultMaxRecordBytes,
+		MaxPayloadBytes:    warc.DefaultMaxPayloadBytes,
+		MaxMemberBytes:     warc.DefaultMaxMemberBytes,
+		MaxInputBytes:      spotsig.DefaultMaxInputBytes,
+		MaxTextBytes:       spotsig.DefaultMaxTextBytes,
+		MaxTokens:          spotsig.DefaultMaxTokens,
+		MaxSignatures:      spotsig.DefaultMaxSignatures,
+		MinBlockTokens:     spotsig.DefaultMinBlockTokens,
+		Lang:               spotsig.DefaultLanguageMode,
+		ShingleK:           DefaultShingleK,
+		Keep:               match.DefaultKeep,
+		DecideRounds:       DefaultDecideRounds,
+		MaxGroupSignatures: DefaultMaxGroupSignatures,
 
 		SharedBlockPages: DefaultSharedBlockPages,
 
@@ -279,8 +281,8 @@ func (p *Params) Validate() error {
 		return Errorf("--keep=%q: %v", p.Keep, err)
 	}
 	p.Keep = pol.String()
-	if p.MaxGroupDocs < 0 || p.MaxGroupDocs == 1 {
-		return Errorf("--max_group_docs=%d: must be 0 (unbounded) or >= 2", p.MaxGroupDocs)
+	if p.MaxGroupSignatures < 0 {
+		return Errorf("--max_group_signatures=%d: must be 0 (unbounded) or more", p.MaxGroupSignatures)
 	}
 	if p.DecideRounds < 0 {
 		return Errorf("--decide_rounds=%d: must be >= 0", p.DecideRounds)

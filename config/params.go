@@ -128,11 +128,12 @@ type Params struct {
 	// graph; pages still undecided after them are decided on one worker
 	// (transforms.Decide, docs/design.md).
 	DecideRounds int `json:"decide_rounds"`
-	// MaxGroupDocs bounds the documents (home and guests) one matching
-	// task holds; a larger group of a Grouping that can match blocks
-	// (match.CrossGrouping: the exact SpotSigs matcher) is split into a
-	// block-pair grid of tasks (transforms.MatchGroups). 0: unbounded.
-	MaxGroupDocs int `json:"max_group_docs"`
+	// MaxGroupSignatures bounds the signatures (Σ|d| of home and guest
+	// documents) one matching task holds; a larger group of a Grouping
+	// that can match blocks (match.CrossGrouping: the exact SpotSigs
+	// matcher) is split into a block-pair grid of tasks
+	// (transforms.MatchGroups). 0: unbounded.
+	MaxGroupSignatures int `json:"max_group_signatures"`
 }
 
 // SiteRule is the same-site pair rule of p.

@@ -50,22 +50,22 @@ func Build(s beam.Scope, cfg config.Config) error {
 	if err != nil {
 		return err
 	}
-	docs, extractRejects, pages := transforms.Extract(s, st, candidates, p)
-	docs = transforms.DropSharedBlocks(s, st, docs, p)
-	kept, idfRejects := transforms.FilterIDF(s, st, docs, p)
-	reps, copies := transforms.CollapseExact(s, st, kept)
-	pairs, err := transforms.MatchGroups(s, st, transforms.KeyByGroup(s, reps, p), p)
+	batches, extractRejects, unsigned := transforms.Extract(s, st, candidates, p)
+	batches = transforms.DropSharedBlocks(s, st, batches, p)
+	kept, idfRejects, tooFew := transforms.FilterIDF(s, st, batches, p)
+	groups := transforms.CollapseExact(s, st, kept)
+	found, err := transforms.MatchGroups(s, st, transforms.KeyByGroup(s, groups.Reps, p), p)
 	if err != nil {
 		return err
 	}
-	decided, err := transforms.Decide(s, st, pages, reps, copies, pairs, p)
+	decided, err := transforms.Decide(s, st, groups, found, beam.Flatten(s, unsigned, tooFew), p)
 	if err != nil {
 		return err
 	}
 
 	out := &transforms.Outputs{Dir: cfg.Output, Shards: cfg.Shards, RunID: transforms.NewRunID(),
 		Gzip: cfg.Compression == config.CompressionGzip}
-	transforms.WritePairs(s, out, beam.Flatten(s, pairs, transforms.ExactPairs(s, copies)))
+	transforms.WritePairs(s, out, beam.Flatten(s, transforms.FoundRecords(s, found), transforms.ExactPairs(s, groups.Copies)))
 	transforms.WriteDecisions(s, out, decided)
 	transforms.WriteRejects(s, st, out, beam.Flatten(s, readRejects, extractRejects, idfRejects))
 	base := transforms.Summary{Parameters: p, Input: cfg.Input, Output: cfg.Output, Shards: cfg.Shards,

@@ -15,7 +15,7 @@ import (
 // A small skewed crawl (eval.WriteSkewedCrawl from the two gold sets' real
 // pages: soft-404 pages, byte-identical copies of one article, one-word
 // variants of another, distinct articles) with exact copies collapsed and
-// hot partitions split (--max_group_docs far below the largest partition),
+// hot partitions split (--max_group_signatures far below the largest partition),
 // at τ 0.2, 0.5 and 0.9:
 //   - the pairs lines equal dedup.Run's, exact-copy lines included;
 //   - expanded (dedup.ExpandPairs) they equal brute force over every
@@ -50,14 +50,14 @@ func TestSkewedCrawlCollapsedAndSplit(t *testing.T) {
 	for _, tau := range []float64{0.2, 0.5, 0.9} {
 		t.Run(fmt.Sprint(tau), func(t *testing.T) {
 			cfg := testConfig([]string{in})
-			cfg.Tau, cfg.MaxGroupDocs = tau, 40
+			cfg.Tau, cfg.MaxGroupSignatures = tau, 12000
 			dir := runJob(t, "direct", cfg)
 			sum := checkAccounting(t, dir, 1)
 			want, _, _, res := reference(t, cfg, sum.Files)
 			got := readPairs(t, dir, 1)
 			samePairs(t, "job vs in-process", got, want)
-			if sum.LargestGroup > 2*cfg.MaxGroupDocs || sum.LargestGroup == 0 {
-				t.Errorf("largest task %d documents, bound %d", sum.LargestGroup, cfg.MaxGroupDocs)
+			if sum.LargestGroupSignatures > 2*cfg.MaxGroupSignatures || sum.LargestGroup == 0 {
+				t.Errorf("largest task %d signatures (%d documents), bound %d", sum.LargestGroupSignatures, sum.LargestGroup, cfg.MaxGroupSignatures)
 			}
 			if sum.ExactCopies < crawl.Copies-1 {
 				t.Errorf("exact_copies %d, want >= %d (the byte-identical copies)", sum.ExactCopies, crawl.Copies-1)

@@ -30,6 +30,51 @@ func init() {
 	register.Function1x1[Doc, string](docSummary)
 	register.Function1x1[Reject, string](rejectSummary)
 	register.Function1x1[PairRecord, string](pairSummary)
+	register.Function1x1[Found, string](foundSummary)
+	register.Function2x0[Batch, func(Doc)](batchDocsOf)
+	register.Function1x1[Page, string](pageSummary)
+	registerDoFn(&foundBatchesFn{})
+}
+
+// inBatches puts docs into batches of n documents (IDs "b0", "b1", …),
+// setting each document's Batch.
+func inBatches(docs []Doc, n int) []Batch {
+	var out []Batch
+	for i, d := range docs {
+		if i%n == 0 {
+			out = append(out, Batch{ID: fmt.Sprint("b", i/n)})
+		}
+		b := &out[len(out)-1]
+		d.Batch = b.ID
+		b.Docs = append(b.Docs, d)
+	}
+	return out
+}
+
+// batchDocsOf emits the documents of a batch.
+func batchDocsOf(b Batch, emit func(Doc)) {
+	for _, d := range b.Docs {
+		emit(d)
+	}
+}
+
+// docsOf returns the documents of a PCollection of batches.
+func docsOf(s beam.Scope, batches beam.PCollection) beam.PCollection {
+	return beam.ParDo(s, batchDocsOf, batches)
+}
+
+func pageSummary(p Page) string { return p.Key() }
+
+func foundSummary(f Found) string { return pairSummary(f.Pair) }
+
+// foundBatchesFn emits every found pair whose batch IDs are not those of
+// its documents (Batch, by document key).
+type foundBatchesFn struct{ Batch map[string]string }
+
+func (fn *foundBatchesFn) ProcessElement(f Found, emit func(string)) {
+	if fn.Batch[f.Pair.A().Key()] != f.ABatch || fn.Batch[f.Pair.B().Key()] != f.BBatch {
+		emit(fmt.Sprintf("%s in %s, %s in %s", f.Pair.A().Key(), f.ABatch, f.Pair.B().Key(), f.BBatch))
+	}
 }
 
 // docSummary, rejectSummary and pairSummary turn elements into comparable
@@ -93,14 +138,17 @@ func TestReadAndExtractComposites(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var wantDocs, wantRejects []string
+	var wantDocs, wantRejects, wantUnsigned []string
 	candidates := 0
 	dedup.ReadWARC(realWARC, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
 		candidates++
-		if d, r, _, _, ok := dedup.Sign(context.Background(), signer, nil, c); ok {
-			wantDocs = append(wantDocs, docSummary(Doc{Ref: d.Ref, Vec: d.Vec}))
+		if d, r, _, pg, ok := dedup.Sign(context.Background(), signer, nil, c); ok {
+			wantDocs = append(wantDocs, docSummary(Doc{Page: Page{Ref: d.Ref}, Vec: d.Vec}))
 		} else {
 			wantRejects = append(wantRejects, rejectSummary(r))
+			if pg != nil {
+				wantUnsigned = append(wantUnsigned, pg.Key())
+			}
 		}
 	}, func(r dedup.Reject) { wantRejects = append(wantRejects, rejectSummary(r)) })
 	if len(wantDocs) == 0 || len(wantRejects) == 0 {
@@ -113,9 +161,10 @@ func TestReadAndExtractComposites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, extractRejects, _ := Extract(s, st, cands, p)
+	batches, extractRejects, unsigned := Extract(s, st, cands, p)
 	passert.Count(s, cands, "candidates", candidates)
-	passert.Equals(s, beam.ParDo(s, docSummary, docs), strs(wantDocs)...)
+	passert.Equals(s, beam.ParDo(s, docSummary, docsOf(s, batches)), strs(wantDocs)...)
+	passert.Equals(s, beam.ParDo(s, pageSummary, unsigned), strs(wantUnsigned)...)
 	passert.Equals(s, beam.ParDo(s, rejectSummary, beam.Flatten(s, readRejects, extractRejects)), strs(wantRejects)...)
 	passert.Equals(s, files, realWARC)
 	ptest.RunAndValidate(t, pl)
@@ -134,7 +183,7 @@ func testDocs() []Doc {
 	}
 	docs := make([]Doc, len(vecs))
 	for i, v := range vecs {
-		docs[i] = Doc{Ref: warc.Ref{File: "f.warc.gz", Offset: int64(100 * i), RecordID: fmt.Sprintf("urn:%d", i)}, Vec: spotsig.NewVector(v)}
+		docs[i] = Doc{Page: Page{Ref: warc.Ref{File: "f.warc.gz", Offset: int64(100 * i), RecordID: fmt.Sprintf("urn:%d", i)}}, Vec: spotsig.NewVector(v)}
 	}
 	return docs
 }
@@ -154,16 +203,17 @@ func TestFilterIDFComposite(t *testing.T) {
 			p.IDFMin, p.IDFMax, p.IDFKeepShared = r.Min, r.Max, r.KeepShared
 			p.MinSignatures = 5
 			filtered := spotsig.FilterIDF(vecs, r)
-			var want, wantRejects []string
+			var want, wantRejects, wantUnsigned []string
 			before, after := 0, 0
 			for i, v := range filtered {
 				before += vecs[i].Len()
 				after += v.Len()
-				d := Doc{Ref: docs[i].Ref, Vec: v}
+				d := Doc{Page: docs[i].Page, Vec: v}
 				if v.Len() >= p.MinSignatures {
 					want = append(want, docSummary(d))
 				} else {
 					wantRejects = append(wantRejects, d.Key()+" "+dedup.ReasonTooFewSignatures)
+					wantUnsigned = append(wantUnsigned, d.Key())
 				}
 			}
 			if !r.KeepsAll() && after == before {
@@ -171,9 +221,10 @@ func TestFilterIDFComposite(t *testing.T) {
 			}
 			pl, s := beam.NewPipelineWithRoot()
 			st := &Stats{}
-			kept, rejects := FilterIDF(s, st, beam.CreateList(s, docs), p)
-			passert.Equals(s, beam.ParDo(s, docSummary, kept), strs(want)...)
+			kept, rejects, unsigned := FilterIDF(s, st, beam.CreateList(s, inBatches(docs, 4)), p)
+			passert.Equals(s, beam.ParDo(s, docSummary, docsOf(s, kept)), strs(want)...)
 			passert.Equals(s, beam.ParDo(s, rejectSummary, rejects), strs(wantRejects)...)
+			passert.Equals(s, beam.ParDo(s, pageSummary, unsigned), strs(wantUnsigned)...)
 			passert.Equals(s, beam.ParDo(s, statLine, st.Collection(s)),
 				fmt.Sprintf("%s=%d", StatSignaturesBeforeIDF, before),
 				fmt.Sprintf("%s=%d", StatSignaturesAfterIDF, after),
@@ -195,7 +246,7 @@ func TestMatchGroupsComposite(t *testing.T) {
 		for k := range 7 {
 			h := slices.Clone(d.Vec.Hashes)
 			h[k%len(h)] = uint64(1000 + 10*i + k)
-			v := Doc{Ref: warc.Ref{File: "f.warc.gz", Offset: int64(100*i + k + 1), RecordID: fmt.Sprintf("urn:%d.%d", i, k)}, Vec: spotsig.NewVector(h)}
+			v := Doc{Page: Page{Ref: warc.Ref{File: "f.warc.gz", Offset: int64(100*i + k + 1), RecordID: fmt.Sprintf("urn:%d.%d", i, k)}}, Vec: spotsig.NewVector(h)}
 			docs = append(docs, v)
 		}
 	}
@@ -206,14 +257,21 @@ func TestMatchGroupsComposite(t *testing.T) {
 		docs[i].Site = match.SiteOf(fmt.Sprintf("site%d.example", i%3))
 		vecs[i], sites[i] = docs[i].Vec, docs[i].Site
 	}
+	batches := inBatches(docs, 10)
+	batchOf := map[string]string{}
+	for _, b := range batches {
+		for _, d := range b.Docs {
+			batchOf[d.Key()] = b.ID
+		}
+	}
 	for _, c := range []struct {
-		tau     float64
-		maxDocs int
-	}{{0.2, 0}, {0.5, 0}, {0.9, 0}, {0.2, 4}, {0.5, 4}, {0.9, 4}, {0.2, 7}} {
+		tau   float64
+		split int // the bound is the largest group's signatures / split (0: unbounded)
+	}{{0.2, 0}, {0.5, 0}, {0.9, 0}, {0.2, 3}, {0.5, 3}, {0.9, 3}, {0.2, 2}} {
 		tau := c.tau
-		t.Run(fmt.Sprint(tau, "/max=", c.maxDocs), func(t *testing.T) {
+		t.Run(fmt.Sprint(tau, "/split=", c.split), func(t *testing.T) {
 			p := config.DefaultParams()
-			p.Tau, p.Rho, p.MaxGroupDocs = tau, 8, c.maxDocs
+			p.Tau, p.Rho, p.MaxGroupSignatures = tau, 8, 0
 			var want []string
 			brute := match.BruteForce(vecs, tau)
 			n := len(brute)
@@ -224,30 +282,29 @@ func TestMatchGroupsComposite(t *testing.T) {
 				t.Fatalf("%d of %d brute-force pairs at τ 0.2 pass the same-site rule: the test cannot see it", len(want), n)
 			}
 			largest := 0
-			if c.maxDocs > 0 {
+			if c.split > 0 {
 				g, _ := config.NewGrouping(p)
 				size := map[uint64]int{}
 				for _, d := range docs {
 					for _, k := range g.Keys(d.Vec) {
-						size[k.Key]++
+						size[k.Key] += d.Vec.Len()
 						largest = max(largest, size[k.Key])
 					}
 				}
-				if largest <= c.maxDocs {
-					t.Fatalf("largest group %d fits the bound %d: nothing is split", largest, c.maxDocs)
-				}
+				p.MaxGroupSignatures = largest / c.split
 			}
 			pl, s := beam.NewPipelineWithRoot()
 			st := &Stats{}
-			pairs, err := MatchGroups(s, st, KeyByGroup(s, beam.CreateList(s, docs), p), p)
+			found, err := MatchGroups(s, st, KeyByGroup(s, beam.CreateList(s, batches), p), p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			passert.Equals(s, beam.ParDo(s, pairSummary, pairs), strs(want)...)
+			passert.Equals(s, beam.ParDo(s, foundSummary, found), strs(want)...)
+			passert.Empty(s, beam.ParDo(s, &foundBatchesFn{Batch: batchOf}, found))
 			passert.Equals(s, beam.ParDo(s, &statOf{Name: StatPairs}, st.Collection(s)), statLine(StatPairs, len(want)))
-			if c.maxDocs > 0 {
+			if c.split > 0 {
 				// Split: every task is smaller than the largest group.
-				passert.Empty(s, beam.ParDo(s, &statAbove{Name: StatLargestGroup, Max: largest - 1}, st.Collection(s)))
+				passert.Empty(s, beam.ParDo(s, &statAbove{Name: StatLargestGroupSignatures, Max: largest - 1}, st.Collection(s)))
 			}
 			ptest.RunAndValidate(t, pl)
 		})

@@ -1,11 +1,8 @@
 package transforms
 
 import (
-	"context"
 	"fmt"
 	"reflect"
-	"slices"
-	"strconv"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -23,21 +20,17 @@ const (
 )
 
 func init() {
-	for _, t := range []any{Page{}, PageState{}, Edge{}, Adjacency{}, pairEnds{}, roundMsg{}, residualItem{}, Decided{}, ClusterRecord{}} {
+	for _, t := range []any{Page{}, PageState{}, Edge{}, Adjacency{}, pairEnds{}, roundMsg{}, residualItem{}, Decided{}, ClusterRecord{}, Node{}, Fate{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
-	register.Function1x2[Page, string, Page](keyPage)
-	register.Function1x2[Doc, string, int](keyDocOne)
-	registerDoFn(&splitIsolatedFn{})
-	register.Function3x0[string, Adjacency, func(string, bool)](edgeNodes)
-	register.Emitter2[string, bool]()
-	register.Iter1[bool]()
+	registerDoFn(&involvedFn{})
+	registerDoFn(&splitNodesFn{})
+	register.Function2x2[string, Page, string, PageState](initialState)
 	register.Function2x1[Page, Page, Page](higherPriority)
 	registerDoFn(&pairEndsFn{})
 	register.Function2x2[string, Adjacency, string, []string](lowerKeys)
 	register.Function2x0[Decided, func(string, Decided)](dropKey)
 	register.Emitter2[string, Decided]()
-	registerDoFn(&splitSignedFn{})
 	registerDoFn(&byDigestFn{})
 	registerDoFn(&exactTextFn{})
 	registerDoFn(&orientAFn{})
@@ -48,8 +41,9 @@ func init() {
 	registerDoFn(&tailFn{})
 	registerDoFn(&residualFn{})
 	registerDoFn(&keptNeighboursFn{})
-	registerDoFn(&decideFn{})
+	registerDoFn(&decideNodeFn{})
 	registerDoFn(&resolveKeeperFn{})
+	registerDoFn(&decideMembersFn{})
 	register.Iter1[string]()
 	registerDoFn(&decisionStatFn{})
 	registerDoFn(&clusterFn{})
@@ -65,6 +59,8 @@ func init() {
 	register.Emitter2[string, Adjacency]()
 	register.Emitter2[string, roundMsg]()
 	register.Emitter2[string, PageState]()
+	register.Emitter2[string, Node]()
+	register.Emitter2[string, Fate]()
 	register.Emitter2[int, residualItem]()
 	register.Emitter1[ClusterRecord]()
 	register.Iter1[Page]()
@@ -76,6 +72,8 @@ func init() {
 	register.Iter1[roundMsg]()
 	register.Iter1[residualItem]()
 	register.Iter1[Decided]()
+	register.Iter1[Node]()
+	register.Iter1[Fate]()
 }
 
 var (
@@ -149,67 +147,64 @@ type DecideResult struct {
 	Residual     beam.PCollection // int, the number of pages decided on the residual worker (one element)
 }
 
-// decisionStats adds the statistics of r to st: kept and dropped pages,
-// pages decided on the residual worker, and clusters per size.
-func decisionStats(s beam.Scope, st *Stats, r DecideResult) {
-	s = s.Scope("DecisionStats")
-	st.Add(beam.CombinePerKey(s, sumInt, beam.Flatten(s,
-		beam.ParDo(s, &decisionStatFn{}, r.Decisions),
-		beam.ParDo(s, clusterStat, r.ClusterSizes))))
-	st.Sum(s, StatDecideResidual, r.Residual)
+// Node is a node of the pair graph that has a pair: an exact-copy group
+// (keyed by its representative's warc.Ref.ID) by its page of highest
+// priority, and its size.
+type Node struct {
+	Best Page
+	Size int
 }
 
-// decisionStatFn counts a decision as kept or dropped.
-type decisionStatFn struct{}
-
-func (*decisionStatFn) ProcessElement(ctx context.Context, d Decided, emit func(string, int)) {
-	if d.Line.Keep {
-		decideKept.Inc(ctx, 1)
-		emit(StatKept, 1)
-	} else {
-		decideDropped.Inc(ctx, 1)
-		emit(StatDropped, 1)
-	}
+// Fate is what the members of an exact-copy group of more than one page
+// (all but its best-ranked one) learn of their group: kept (Keep), so they
+// are dropped for its best page Keeper at Jaccard 1; or dropped for the
+// page Keeper at Jaccard.
+type Fate struct {
+	Keep    bool
+	Keeper  warc.Ref
+	Jaccard float64
 }
-
-func clusterStat(size int) (string, int) { return statClusterPrefix + strconv.Itoa(size), 1 }
 
 // decideMergeLimit is the Limit of Decide's merging DoFns (bundleMerge);
 // tests set it small so that a key gets many merged parts.
 var decideMergeLimit = 0
 
-// Decide keeps or drops every page (Page, from Extract) and returns one
-// decision per page and the clusters (a kept page with the pages it drops).
+// Decide keeps or drops every page and returns one decision per page and
+// the clusters (a kept page with the pages it drops). Its inputs are the
+// exact-copy groups of CollapseExact (c: the batches of representatives,
+// and the members of groups of more than one page), the pairs MatchGroups
+// found between representatives, and the unsigned pages (no or too few
+// signatures).
 //
-// Pages that reached matching (their key is in docs, the exact-copy
-// representatives, or in copies, the ExactCopy of CollapseExact) are
-// decided by the near-duplicate pairs of the representatives: the
+// Pages that reached matching are decided by the near-duplicate pairs: the
 // lexicographically-first maximal independent set of the pair graph in
 // priority order (see match.DecideSequential), each exact-copy group one
-// node (keyed by its representative) ranked as its best-ranked member (a
-// combiner), which is kept or dropped as the node is; every other member is
-// dropped by the node's kept member or by the page that drops the node, as
-// dedup.Decide does. The
-// pairs are oriented by rank with two joins and grouped into one Adjacency
-// per higher page, then p.DecideRounds synchronous
-// rounds of Blelloch, Fineman and Shun (SPAA 2012) run as joins, each page a
-// key of its own: in a round every page still undecided learns the states of
-// its higher-priority neighbours (join on the neighbour) and takes
-// match.Step (join on the page). Decided pages leave the rounds after
-// telling their neighbours once, and pairs leave with them. Pages still
-// undecided after the rounds (the residual; none on a graph whose priority
-// chains are shorter than about half the rounds) are gathered on one worker
-// and decided by match.ResolveResidual, which gives the same result. A last
-// pair of joins gives each dropped node its highest-priority kept
-// neighbour, and one more join names that node's best page as the keeper
-// (edges carry keys and ranks only). Pages without enough signatures are decided by exact text
+// node ranked as its best-ranked member, which is kept or dropped as the
+// node is; every other member is dropped by the node's kept member or by
+// the page that drops the node, as dedup.Decide does. A node without a
+// pair, which is almost every node of a crawl, is kept where its batch is
+// joined with the nodes of the pairs (one join on the batch ID). The nodes
+// with a pair go through the pair graph (decide_graph.go): the pairs are
+// oriented by rank with two joins and grouped into one Adjacency per higher
+// node, then p.DecideRounds synchronous rounds of Blelloch, Fineman and
+// Shun (SPAA 2012) run as joins, each node a key of its own: in a round
+// every node still undecided learns the states of its higher-priority
+// neighbours (join on the neighbour) and takes match.Step (join on the
+// node). Decided nodes leave the rounds after telling their neighbours
+// once, and pairs leave with them. Nodes still undecided after the rounds
+// (the residual; none on a graph whose priority chains are shorter than
+// about half the rounds) are gathered on one worker and decided by
+// match.ResolveResidual, which gives the same result. A last pair of joins
+// gives each dropped node its highest-priority kept neighbour, and one
+// more join names that node's best page as the keeper (edges carry keys
+// and ranks only); the members of a group learn their group's fate by one
+// more join. Pages without enough signatures are decided by exact text
 // (DecideExactText, one combine and one join on the text digest) or kept
 // (DecideNoText). Every step that sends one message per edge merges the
-// messages per destination page before the shuffle (bundleMerge). The
-// result equals dedup.Decide's. Kept and dropped
-// pages, residual pages and cluster sizes are added to st. Cost and worst
-// case: docs/design.md.
-func Decide(s beam.Scope, st *Stats, pages, docs, copies, pairs beam.PCollection, p config.Params) (DecideResult, error) {
+// messages per destination before the shuffle (bundleMerge). The result
+// equals dedup.Decide's. Kept and dropped pages, residual pages and
+// cluster sizes are added to st. Cost and worst case: docs/design.md.
+func Decide(s beam.Scope, st *Stats, c Collapsed, found, unsigned beam.PCollection, p config.Params) (DecideResult, error) {
 	s = s.Scope("Decide")
 	if _, err := p.Policy(); err != nil {
 		return DecideResult{}, err
@@ -218,9 +213,12 @@ func Decide(s beam.Scope, st *Stats, pages, docs, copies, pairs beam.PCollection
 	if method == "" {
 		method = config.MethodSpotSigs
 	}
-	grouped, unsigned := beam.ParDo2(s, &splitSignedFn{}, beam.CoGroupByKey(s,
-		beam.ParDo(s, keyPage, pages), beam.ParDo(s, keyDocOne, docs), beam.ParDo(s, copyByMember, copies)))
-	signed := beam.CombinePerKey(s, higherPriority, grouped)
+	lim := decideMergeLimit
+
+	// Nodes without a pair are kept in their batch; the others go on.
+	involved := beam.ParDo(s, &involvedFn{Limit: lim}, found)
+	isolated, ranked, nodes, keptFates := beam.ParDo4(s, &splitNodesFn{Method: method},
+		beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, c.Reps), involved))
 
 	// Pages without signatures: no text, or exact copies by text digest.
 	noText, byDigest := beam.ParDo2(s, &byDigestFn{}, unsigned)
@@ -228,13 +226,12 @@ func Decide(s beam.Scope, st *Stats, pages, docs, copies, pairs beam.PCollection
 	exact := beam.ParDo(s, &exactTextFn{}, beam.CoGroupByKey(s, byDigest, keepers))
 
 	// Orient the pairs by rank.
-	lim := decideMergeLimit
-	ends := beam.ParDo(s, &pairEndsFn{Limit: lim}, pairs)
-	halves := beam.ParDo(s, &orientAFn{Limit: lim}, beam.CoGroupByKey(s, signed, ends))
-	edges := beam.ParDo(s, packAdjacency, beam.GroupByKey(s, beam.ParDo(s, &orientBFn{Limit: lim}, beam.CoGroupByKey(s, signed, halves))))
+	ends := beam.ParDo(s, &pairEndsFn{Limit: lim}, found)
+	halves := beam.ParDo(s, &orientAFn{Limit: lim}, beam.CoGroupByKey(s, ranked, ends))
+	edges := beam.ParDo(s, packAdjacency, beam.GroupByKey(s, beam.ParDo(s, &orientBFn{Limit: lim}, beam.CoGroupByKey(s, ranked, halves))))
 
-	// Rounds, for the nodes with an edge; a node without one is kept.
-	states, isolated := beam.ParDo2(s, &splitIsolatedFn{}, beam.CoGroupByKey(s, signed, beam.ParDo(s, edgeNodes, edges)))
+	// Rounds.
+	states := beam.ParDo(s, initialState, ranked)
 	active := beam.ParDo(s, lowerKeys, edges)
 	var finals []beam.PCollection
 	for r := 0; r < p.DecideRounds; r++ {
@@ -249,15 +246,17 @@ func Decide(s beam.Scope, st *Stats, pages, docs, copies, pairs beam.PCollection
 	final, residual := beam.ParDo2(ts, &tailFn{}, beam.CoGroupByKey(ts, states, msgs))
 	resolved, residualCount := beam.ParDo2(ts, &residualFn{}, beam.GroupByKey(ts, residual))
 	finals = append(finals, final, resolved)
-	roundStates := beam.Flatten(s, finals...)
-	finalStates := beam.Flatten(s, roundStates, isolated)
+	finalStates := beam.Flatten(s, finals...)
 
-	// Each dropped page's highest-priority kept neighbour.
-	kept := beam.ParDo(s, &keptNeighboursFn{Limit: lim}, beam.CoGroupByKey(s, roundStates, edges))
-	matched, pending := beam.ParDo2(s, &decideFn{Method: method}, beam.CoGroupByKey(s, grouped, signed, finalStates, kept))
-	matched = beam.Flatten(s, matched, beam.ParDo(s, &resolveKeeperFn{}, beam.CoGroupByKey(s, signed, pending)))
+	// Each dropped node's highest-priority kept neighbour, its best page,
+	// and the fates of the groups' members.
+	kept := beam.ParDo(s, &keptNeighboursFn{Limit: lim}, beam.CoGroupByKey(s, finalStates, edges))
+	decided, pending, fates := beam.ParDo3(s, &decideNodeFn{Method: method}, beam.CoGroupByKey(s, nodes, finalStates, kept))
+	resolved2, droppedFates := beam.ParDo2(s, &resolveKeeperFn{}, beam.CoGroupByKey(s, ranked, pending))
+	members := beam.ParDo(s, &decideMembersFn{Method: method},
+		beam.CoGroupByKey(s, beam.Flatten(s, keptFates, fates, droppedFates), c.Members))
 
-	decisions := beam.Flatten(s, matched, exact, noText)
+	decisions := beam.Flatten(s, isolated, decided, resolved2, members, exact, noText)
 	dropped := beam.ParDo(s, dropKey, decisions)
 	clusters, sizes := beam.ParDo2(s, &clusterFn{}, beam.GroupByKey(s, dropped))
 	r := DecideResult{Decisions: decisions, Clusters: clusters, ClusterSizes: sizes, Residual: residualCount}
@@ -265,36 +264,8 @@ func Decide(s beam.Scope, st *Stats, pages, docs, copies, pairs beam.PCollection
 	return r, nil
 }
 
-func keyPage(p Page) (string, Page) { return p.ID(), p }
-
-func keyDocOne(d Doc) (string, int) { return d.ID(), 1 }
-
-// edgeNodes emits the nodes of a higher page's edges: itself and its lower
-// pages.
-func edgeNodes(hi string, a Adjacency, emit func(string, bool)) {
-	emit(hi, true)
-	for _, lo := range a.Lo {
-		emit(lo, true)
-	}
-}
-
-// splitIsolatedFn starts the rounds for a node with an edge (Undecided,
-// with its rank) and keeps a node without one at once: it has no
-// higher-priority neighbour, so the rounds would keep it in their first.
-type splitIsolatedFn struct{}
-
-func (*splitIsolatedFn) ProcessElement(key string, pages func(*Page) bool, edges func(*bool) bool, states func(string, PageState), isolated func(string, PageState)) error {
-	var p Page
-	if !pages(&p) {
-		return fmt.Errorf("decide: pair with %x, which reached no decision", key)
-	}
-	var e bool
-	if edges(&e) {
-		states(key, PageState{State: uint8(match.Undecided), Rank: p.Rank})
-		return nil
-	}
-	isolated(key, PageState{State: uint8(match.Keep), Rank: p.Rank})
-	return nil
+func initialState(key string, p Page) (string, PageState) {
+	return key, PageState{State: uint8(match.Undecided), Rank: p.Rank}
 }
 
 // higherPriority is the page of smaller rank.
@@ -305,462 +276,114 @@ func higherPriority(a, b Page) Page {
 	return a
 }
 
-// dropKey keys each dropped page by the kept page that dropped it.
-func dropKey(d Decided, emit func(string, Decided)) {
-	if !d.Line.Keep {
-		emit(d.Keeper.ID(), d)
-	}
-}
-
-// splitSignedFn sends each page that reached matching to grouped, keyed by
-// its exact-copy group's representative (itself, or the representative
-// its ExactCopy names), and every other page to unsigned.
-type splitSignedFn struct{}
-
-func (*splitSignedFn) ProcessElement(key string, pages func(*Page) bool, docs func(*int) bool, reps func(*string) bool, grouped func(string, Page), unsigned func(Page)) error {
-	var p Page
-	if !pages(&p) {
-		return fmt.Errorf("decide: document %x has no page", key)
-	}
-	var n int
-	var rep string
-	switch {
-	case docs(&n):
-		grouped(key, p)
-	case reps(&rep):
-		grouped(rep, p)
-	default:
-		unsigned(p)
-	}
-	return nil
-}
-
-// byDigestFn keeps pages with an empty text (DecideNoText) and keys the
-// others by their text digest.
-type byDigestFn struct{}
-
-func (*byDigestFn) ProcessElement(p Page, noText func(Decided), emit func(string, Page)) {
-	if p.Digest == "" {
-		noText(Decided{Line: decisionLineFor(p, DecideNoText)})
-		return
-	}
-	emit(p.Digest, p)
-}
-
-// exactTextFn decides the pages of one text digest: the keeper (the page of
-// smallest rank, from the combine) is kept, every other page dropped by it
-// with Jaccard 1.
-type exactTextFn struct{}
-
-func (*exactTextFn) ProcessElement(digest string, pages func(*Page) bool, keepers func(*Page) bool, emit func(Decided)) error {
-	var k Page
-	if !keepers(&k) {
-		return fmt.Errorf("decide: text digest %s has no keeper", digest)
-	}
-	var p Page
-	for pages(&p) {
-		d := Decided{Line: decisionLineFor(p, DecideExactText)}
-		if p.Ref != k.Ref {
-			d.Line.DropFor(k.Ref, 1)
-			d.Keeper = k.Ref
-		}
-		emit(d)
-	}
-	return nil
-}
-
-func decisionLineFor(p Page, method string) DecisionRecord {
-	return DecisionRecord{Ref: p.Ref, Keep: true, Method: method, Capped: p.Capped}
-}
-
-// pairEnds are the pairs of one page (the key) on their way to
-// orientation, merged per page (bundleMerge): for each pair, the other
-// page's key and the Jaccard, and from the first join on, the other page's
-// rank.
-type pairEnds struct {
-	Other   []string
-	Jaccard []float64
-	Rank    []string
-}
-
-// pairEndsFn keys each pair by its first document.
-type pairEndsFn struct {
-	Limit int // bytes held before emitting; mergeBytes when 0 (tests)
-
-	merge bundleMerge[string, pairEnds]
-}
-
-func (fn *pairEndsFn) StartBundle(func(string, pairEnds)) { fn.merge.start(fn.Limit) }
-
-func (fn *pairEndsFn) ProcessElement(p PairRecord, emit func(string, pairEnds)) {
-	b := p.B().ID()
-	fn.merge.add(p.A().ID(), len(b)+56, func(e *pairEnds) {
-		e.Other, e.Jaccard = append(e.Other, b), append(e.Jaccard, p.Jaccard)
-	}, emit)
-}
-
-func (fn *pairEndsFn) FinishBundle(emit func(string, pairEnds)) { fn.merge.flush(emit) }
-
-// orientAFn attaches the first page's rank to each of its pairs and sends
-// them to the second page.
-type orientAFn struct {
-	Limit int
-
-	merge bundleMerge[string, pairEnds]
-}
-
-func (fn *orientAFn) StartBundle(func(string, pairEnds)) { fn.merge.start(fn.Limit) }
-
-func (fn *orientAFn) ProcessElement(key string, pages func(*Page) bool, ends func(*pairEnds) bool, emit func(string, pairEnds)) error {
-	var p Page
-	have := pages(&p)
-	var e pairEnds
-	for ends(&e) {
-		if !have {
-			return fmt.Errorf("decide: pair with %x, which reached no decision", key)
-		}
-		for i, other := range e.Other {
-			j := e.Jaccard[i]
-			fn.merge.add(other, len(key)+72, func(b *pairEnds) {
-				b.Other, b.Jaccard, b.Rank = append(b.Other, key), append(b.Jaccard, j), append(b.Rank, p.Rank)
-			}, emit)
-		}
-		e = pairEnds{}
-	}
-	return nil
-}
-
-func (fn *orientAFn) FinishBundle(emit func(string, pairEnds)) { fn.merge.flush(emit) }
-
-// orientBFn orients each pair of the second page by rank and adds it to the
-// Adjacency of its higher page.
-type orientBFn struct {
-	Limit int
-
-	merge bundleMerge[string, Adjacency]
-}
-
-func (fn *orientBFn) StartBundle(func(string, Adjacency)) { fn.merge.start(fn.Limit) }
-
-func (fn *orientBFn) ProcessElement(key string, pages func(*Page) bool, ends func(*pairEnds) bool, emit func(string, Adjacency)) error {
-	var b Page
-	have := pages(&b)
-	var e pairEnds
-	for ends(&e) {
-		if !have {
-			return fmt.Errorf("decide: pair with %x, which reached no decision", key)
-		}
-		for i, other := range e.Other {
-			hiRank, loRank, hiKey, loKey := e.Rank[i], b.Rank, other, key
-			if loRank < hiRank {
-				hiRank, loRank, hiKey, loKey = loRank, hiRank, loKey, hiKey
-			}
-			if hiRank == loRank {
-				return fmt.Errorf("decide: pages %x and %x have the same rank", hiKey, loKey)
-			}
-			j := e.Jaccard[i]
-			fn.merge.add(hiKey, len(loKey)+40, func(a *Adjacency) {
-				a.HiRank, a.Lo, a.Jaccard = hiRank, append(a.Lo, loKey), append(a.Jaccard, j)
-			}, emit)
-		}
-		e = pairEnds{}
-	}
-	return nil
-}
-
-func (fn *orientBFn) FinishBundle(emit func(string, Adjacency)) { fn.merge.flush(emit) }
-
-// packAdjacency joins the Adjacency parts of one higher page into one.
-func packAdjacency(key string, parts func(*Adjacency) bool, emit func(string, Adjacency)) {
-	var a, p Adjacency
-	for parts(&p) {
-		a.HiRank = p.HiRank
-		a.Lo = append(a.Lo, p.Lo...)
-		a.Jaccard = append(a.Jaccard, p.Jaccard...)
-		p = Adjacency{}
-	}
-	emit(key, a)
-}
-
-// each calls fn with every edge of a, whose higher page is hi.
-func (a Adjacency) each(hi string, fn func(Edge)) {
-	for i, lo := range a.Lo {
-		fn(Edge{Hi: hi, Lo: lo, HiRank: a.HiRank, Jaccard: a.Jaccard[i]})
-	}
-}
-
-// lowerKeys is the edges of the rounds: a higher page's lower pages.
-func lowerKeys(hi string, a Adjacency) (string, []string) { return hi, a.Lo }
-
-// roundMsg is what a page (the key) learns in a round from its
-// higher-priority neighbours, merged per page (bundleMerge): whether one of
-// them is kept and, if none is, the keys of those still undecided. A
-// dropped neighbour tells nothing.
-type roundMsg struct {
-	SawKeep bool
-	Waiting []string
-}
-
-// add merges m into r.
-func (r *roundMsg) add(m roundMsg) {
-	switch {
-	case r.SawKeep:
-	case m.SawKeep:
-		r.SawKeep, r.Waiting = true, nil
-	default:
-		r.Waiting = append(r.Waiting, m.Waiting...)
-	}
-}
-
-// broadcastFn is the first join of a round, keyed by the higher page: it
-// tells each of the page's remaining lower pages its state (Keep or
-// Undecided).
-type broadcastFn struct {
-	Limit int
-
-	merge bundleMerge[string, roundMsg]
-}
-
-func (fn *broadcastFn) StartBundle(func(string, roundMsg)) { fn.merge.start(fn.Limit) }
-
-func (fn *broadcastFn) ProcessElement(key string, states func(*PageState) bool, lows func(*[]string) bool, emit func(string, roundMsg)) error {
-	var st PageState
-	have := states(&st)
-	var lo []string
-	for lows(&lo) {
-		if !have {
-			return fmt.Errorf("decide: edge from %x, which is not in the rounds", key)
-		}
-		m := roundMsg{Waiting: []string{key}}
-		switch match.State(st.State) {
-		case match.Keep:
-			m = roundMsg{SawKeep: true}
-		case match.Drop:
-			lo = nil
-		}
-		for _, l := range lo {
-			fn.merge.add(l, len(key)+16, func(r *roundMsg) { r.add(m) }, emit)
-		}
-		lo = nil
-	}
-	return nil
-}
-
-func (fn *broadcastFn) FinishBundle(emit func(string, roundMsg)) { fn.merge.flush(emit) }
-
-// stepFn is the second join of a round, keyed by the page: a page decided
-// in the previous round (it has now told its neighbours) leaves on final; an
-// undecided page takes match.Step and stays in the rounds (next), and while
-// it stays undecided the edges from its undecided higher neighbours stay
-// active (carry, keyed by the higher page and merged per higher page).
-type stepFn struct {
+// involvedFn tells the batches of the representatives of each pair that
+// the nodes have a pair (their keys, gathered per batch within a bundle).
+type involvedFn struct {
 	Limit int
 
 	merge bundleMerge[string, []string]
 }
 
-func (fn *stepFn) StartBundle(func(string, PageState), func(string, []string), func(string, PageState)) {
-	fn.merge.start(fn.Limit)
+func (fn *involvedFn) StartBundle(func(string, []string)) { fn.merge.start(fn.Limit) }
+
+func (fn *involvedFn) ProcessElement(f Found, emit func(string, []string)) {
+	a, b := f.Pair.A().ID(), f.Pair.B().ID()
+	fn.merge.add(f.ABatch, len(a)+16, func(ks *[]string) { *ks = append(*ks, a) }, emit)
+	fn.merge.add(f.BBatch, len(b)+16, func(ks *[]string) { *ks = append(*ks, b) }, emit)
 }
 
-func (fn *stepFn) ProcessElement(key string, states func(*PageState) bool, msgs func(*roundMsg) bool, next func(string, PageState), carry func(string, []string), final func(string, PageState)) error {
-	var st PageState
-	if !states(&st) {
-		return fmt.Errorf("decide: message to %x, which is not in the rounds", key)
-	}
-	in, m := roundMsg{}, roundMsg{}
-	for msgs(&m) {
-		in.add(m)
-		m = roundMsg{}
-	}
-	if match.State(st.State) != match.Undecided {
-		final(key, st)
-		return nil
-	}
-	st.State = uint8(match.Step(in.SawKeep, len(in.Waiting) > 0))
-	next(key, st)
-	if match.State(st.State) == match.Undecided {
-		for _, hi := range in.Waiting {
-			fn.merge.add(hi, len(key)+16, func(lo *[]string) { *lo = append(*lo, key) }, carry)
-		}
-	}
-	return nil
-}
+func (fn *involvedFn) FinishBundle(emit func(string, []string)) { fn.merge.flush(emit) }
 
-func (fn *stepFn) FinishBundle(_ func(string, PageState), carry func(string, []string), _ func(string, PageState)) {
-	fn.merge.flush(carry)
-}
-
-// residualItem is a page still undecided after the rounds: its rank,
-// whether a kept higher neighbour drops it, and the keys of its undecided
-// higher neighbours.
-type residualItem struct {
-	Key     string
-	Rank    string
-	SawKeep bool
-	Higher  []string
-}
-
-// tailFn ends the rounds: pages decided leave on final, undecided ones go
-// to the single residual key with their remaining edges.
-type tailFn struct{}
-
-func (*tailFn) ProcessElement(key string, states func(*PageState) bool, msgs func(*roundMsg) bool, final func(string, PageState), residual func(int, residualItem)) error {
-	var st PageState
-	if !states(&st) {
-		return fmt.Errorf("decide: message to %x, which is not in the rounds", key)
-	}
-	in, m := roundMsg{}, roundMsg{}
-	for msgs(&m) {
-		in.add(m)
-		m = roundMsg{}
-	}
-	if match.State(st.State) != match.Undecided {
-		final(key, st)
-		return nil
-	}
-	residual(0, residualItem{Key: key, Rank: st.Rank, SawKeep: in.SawKeep, Higher: in.Waiting})
-	return nil
-}
-
-// residualFn decides the residual pages in one place with
-// match.ResolveResidual.
-type residualFn struct{}
-
-func (*residualFn) ProcessElement(ctx context.Context, _ int, items func(*residualItem) bool, final func(string, PageState), count func(int)) error {
-	var all []residualItem
-	var it residualItem
-	for items(&it) {
-		all = append(all, it)
-		it = residualItem{}
-	}
-	slices.SortFunc(all, func(a, b residualItem) int {
-		switch {
-		case a.Key < b.Key:
-			return -1
-		case a.Key > b.Key:
-			return 1
-		}
-		return 0
-	})
-	index := make(map[string]int, len(all))
-	ranks := make([]string, len(all))
-	states := make([]match.State, len(all))
-	for i, it := range all {
-		index[it.Key], ranks[i] = i, it.Rank
-		if it.SawKeep {
-			states[i] = match.Drop
-		}
-	}
-	var pairs []match.Pair
-	for i, it := range all {
-		for _, hi := range it.Higher {
-			j, ok := index[hi]
-			if !ok {
-				return fmt.Errorf("decide: residual page %x has an undecided neighbour %x outside the residual", it.Key, hi)
-			}
-			pairs = append(pairs, match.Pair{A: min(i, j), B: max(i, j)})
-		}
-	}
-	match.ResolveResidual(ranks, pairs, states)
-	decideResidual.Inc(ctx, int64(len(all)))
-	count(len(all))
-	for i, it := range all {
-		final(it.Key, PageState{State: uint8(states[i]), Rank: it.Rank})
-	}
-	return nil
-}
-
-// keptNeighboursFn sends every edge of a kept page to the lower page,
-// keeping per lower page (bundleMerge) only the edge of highest priority.
-type keptNeighboursFn struct {
-	Limit int
-
-	merge bundleMerge[string, Edge]
-}
-
-func (fn *keptNeighboursFn) StartBundle(func(string, Edge)) { fn.merge.start(fn.Limit) }
-
-func (fn *keptNeighboursFn) ProcessElement(key string, states func(*PageState) bool, adjs func(*Adjacency) bool, emit func(string, Edge)) error {
-	var st PageState
-	have := states(&st)
-	var a Adjacency
-	for adjs(&a) {
-		if !have {
-			return fmt.Errorf("decide: edge from %x, which has no final state", key)
-		}
-		if match.State(st.State) == match.Keep {
-			a.each(key, func(e Edge) {
-				fn.merge.add(e.Lo, 40, func(best *Edge) {
-					if best.Hi == "" || e.HiRank < best.HiRank {
-						*best = e
-					}
-				}, emit)
-			})
-		}
-		a = Adjacency{}
-	}
-	return nil
-}
-
-func (fn *keptNeighboursFn) FinishBundle(emit func(string, Edge)) { fn.merge.flush(emit) }
-
-// decideFn writes the decisions of one node of the pair graph (an
-// exact-copy group, keyed by its representative): its best-ranked member
-// is kept or dropped by the node's highest-priority kept neighbour, as the
-// node is; every other member is dropped by the kept member (Jaccard 1) or
-// by that neighbour. Members are streamed.
-type decideFn struct {
+// splitNodesFn joins a batch of representatives with the keys of its
+// nodes that have a pair. A node without a pair has no higher-priority
+// neighbour and is kept: its best page's decision is written here, and a
+// group of more than one page tells its other members (keptFates). A node
+// with a pair goes on to the pair graph with its best page (ranked) and
+// its Node.
+type splitNodesFn struct {
 	Method string
 }
 
-func (fn *decideFn) ProcessElement(key string, members func(*Page) bool, bests func(*Page) bool, states func(*PageState) bool, kept func(*Edge) bool, emit func(Decided), pending func(string, Decided)) error {
-	var b Page
-	var st PageState
-	if !bests(&b) || !states(&st) {
-		return fmt.Errorf("decide: page %x has no page or no final state", key)
+func (fn *splitNodesFn) ProcessElement(id string, batches func(*Batch) bool, involved func(*[]string) bool, isolated func(Decided), ranked func(string, Page), nodes func(string, Node), keptFates func(string, Fate)) error {
+	var b Batch
+	if !batches(&b) {
+		return fmt.Errorf("decide: pair of a document of batch %x, which is not a batch of representatives", id)
 	}
-	var keeper Edge
-	var e Edge
+	in := map[string]bool{}
+	var ks []string
+	for involved(&ks) {
+		for _, k := range ks {
+			in[k] = true
+		}
+		ks = nil
+	}
+	for _, d := range b.Docs {
+		key, best := d.ID(), d.BestPage()
+		if in[key] {
+			ranked(key, best)
+			nodes(key, Node{Best: best, Size: d.Group.Size})
+			continue
+		}
+		isolated(Decided{Line: decisionLineFor(best, fn.Method)})
+		if d.Group.Size > 1 {
+			keptFates(key, Fate{Keep: true, Keeper: best.Ref, Jaccard: 1})
+		}
+	}
+	return nil
+}
+
+// decideNodeFn decides one node of the pair graph: its best page is kept,
+// or dropped by the node's highest-priority kept neighbour, as the node
+// is. A kept group of more than one page tells its other members; a
+// dropped node's decision waits for its keeper's best page
+// (resolveKeeperFn).
+type decideNodeFn struct {
+	Method string
+}
+
+func (fn *decideNodeFn) ProcessElement(key string, nodes func(*Node) bool, states func(*PageState) bool, kept func(*Edge) bool, emit func(Decided), pending func(string, Decided), fates func(string, Fate)) error {
+	var n Node
+	var st PageState
+	if !nodes(&n) || !states(&st) {
+		return fmt.Errorf("decide: node %x has no page or no final state", key)
+	}
+	var keeper, e Edge
 	for kept(&e) {
 		if keeper.Hi == "" || e.HiRank < keeper.HiRank {
 			keeper = e
 		}
 	}
+	d := Decided{Line: decisionLineFor(n.Best, fn.Method)}
 	switch match.State(st.State) {
 	case match.Keep:
+		emit(d)
+		if n.Size > 1 {
+			fates(key, Fate{Keep: true, Keeper: n.Best.Ref, Jaccard: 1})
+		}
 	case match.Drop:
 		if keeper.Hi == "" {
-			return fmt.Errorf("decide: page %x dropped without a kept neighbour", key)
+			return fmt.Errorf("decide: node %x dropped without a kept neighbour", key)
 		}
+		// The keeper node's best page, and the group size for the
+		// members, are added by resolveKeeperFn.
+		d.Line.Keep, d.Line.Jaccard = false, keeper.Jaccard
+		d.Keeper.RecordID = key // the dropped node, for its members
+		if n.Size < 2 {
+			d.Keeper.RecordID = ""
+		}
+		pending(keeper.Hi, d)
 	default:
-		return fmt.Errorf("decide: page %x left undecided", key)
-	}
-	var p Page
-	for members(&p) {
-		d := Decided{Line: decisionLineFor(p, fn.Method)}
-		switch {
-		case match.State(st.State) == match.Drop:
-			// Dropped by the keeper node's best page, found by resolveKeeperFn.
-			d.Line.Keep, d.Line.Jaccard = false, keeper.Jaccard
-			pending(keeper.Hi, d)
-		case p.Ref != b.Ref:
-			d.Line.DropFor(b.Ref, 1)
-			d.Keeper = b.Ref
-			emit(d)
-		default:
-			emit(d)
-		}
-		p = Page{}
+		return fmt.Errorf("decide: node %x left undecided", key)
 	}
 	return nil
 }
 
-// resolveKeeperFn completes the decisions of the pages dropped by a node
-// with the identity of the node's best page, the page that drops them.
+// resolveKeeperFn completes the decisions of the best pages of the nodes a
+// node dropped with the identity of its best page, the page that drops
+// them, and tells their groups' other members.
 type resolveKeeperFn struct{}
 
-func (*resolveKeeperFn) ProcessElement(key string, bests func(*Page) bool, dropped func(*Decided) bool, emit func(Decided)) error {
+func (*resolveKeeperFn) ProcessElement(key string, bests func(*Page) bool, dropped func(*Decided) bool, emit func(Decided), fates func(string, Fate)) error {
 	var b Page
 	have := bests(&b)
 	var d Decided
@@ -768,39 +391,35 @@ func (*resolveKeeperFn) ProcessElement(key string, bests func(*Page) bool, dropp
 		if !have {
 			return fmt.Errorf("decide: keeper %x has no page", key)
 		}
+		node := d.Keeper.RecordID
 		d.Line.DropFor(b.Ref, d.Line.Jaccard)
 		d.Keeper = b.Ref
 		emit(d)
+		if node != "" {
+			fates(node, Fate{Keeper: b.Ref, Jaccard: d.Line.Jaccard})
+		}
 		d = Decided{}
 	}
 	return nil
 }
 
-// clusterFn forms the cluster of one kept page from the pages it dropped.
-type clusterFn struct{}
+// decideMembersFn writes the decisions of the members of one group of more
+// than one page, but its best-ranked one, from their group's fate.
+type decideMembersFn struct {
+	Method string
+}
 
-func (*clusterFn) ProcessElement(_ string, dropped func(*Decided) bool, emit func(ClusterRecord), size func(int)) {
-	var c ClusterRecord
-	var d Decided
-	for dropped(&d) {
-		c.Ref = d.Keeper
-		c.Dropped = append(c.Dropped, d.Line.RecordID)
+func (fn *decideMembersFn) ProcessElement(key string, fates func(*Fate) bool, members func(*Page) bool, emit func(Decided)) error {
+	var f Fate
+	if !fates(&f) {
+		return fmt.Errorf("decide: group %x has members but no fate", key)
 	}
-	slices.Sort(c.Dropped)
-	c.Size = 1 + len(c.Dropped)
-	emit(c)
-	size(c.Size)
+	var p Page
+	for members(&p) {
+		d := Decided{Line: decisionLineFor(p, fn.Method), Keeper: f.Keeper}
+		d.Line.DropFor(f.Keeper, f.Jaccard)
+		emit(d)
+		p = Page{}
+	}
+	return nil
 }
-
-// WriteDecisions writes the decisions (Decided) as JSON lines (see
-// DecisionRecord) to <out.Dir>/decisions-SSSSS-of-NNNNN.jsonl, and the clusters
-// (ClusterRecord) to <out.Dir>/clusters-SSSSS-of-NNNNN.jsonl, see WriteLines.
-func WriteDecisions(s beam.Scope, out *Outputs, r DecideResult) {
-	s = s.Scope("WriteDecisions")
-	WriteLines(s, out, "decisions", beam.ParDo(s, decisionLine, r.Decisions))
-	WriteLines(s, out, "clusters", beam.ParDo(s, clusterLine, r.Clusters))
-}
-
-func decisionLine(d Decided) (string, error) { return jsonLine(d.Line) }
-
-func clusterLine(c ClusterRecord) (string, error) { return jsonLine(c) }

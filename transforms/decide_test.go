@@ -5,18 +5,21 @@ import (
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
-// Decide gives dedup.Run's decisions and clusters on the real pages, pairs
-// and exact-copy groups of the dev gold set, whether its merging DoFns
-// (bundleMerge) hand on each message alone (a limit of 1 byte: one element
-// per edge, as many parts per key as edges) or merged per page.
+// CollapseExact and Decide give dedup.Run's exact copies, decisions and
+// clusters on the real pages, pairs and exact-copy groups of the dev gold
+// set, whether Decide's merging DoFns (bundleMerge) hand on each message
+// alone (a limit of 1 byte: one element per edge, as many parts per key as
+// edges) or merged per page.
 func TestDecideMergedPartsEqualInProcess(t *testing.T) {
 	if _, err := os.Stat(goldWARC); err != nil {
 		t.Skipf("shared data not available: %v", err)
@@ -26,21 +29,46 @@ func TestDecideMergedPartsEqualInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	pages := map[string]Page{}
+	for _, pg := range res.Pages {
+		pages[pg.ID()] = pg
+	}
 	var docs []Doc
-	var copies []ExactCopy
+	signed := map[string]bool{}
+	for _, d := range res.Docs {
+		docs = append(docs, Doc{Page: pages[d.ID()], Site: match.SiteOf(d.Site()), Vec: d.Vec})
+		signed[d.ID()] = true
+	}
+	batches := inBatches(docs, 300)
+	batchOf := map[string]string{}
+	for _, b := range batches {
+		for _, d := range b.Docs {
+			batchOf[d.ID()] = b.ID
+		}
+	}
+	var unsigned []Page
+	for _, pg := range res.Pages {
+		if !signed[pg.ID()] {
+			unsigned = append(unsigned, pg)
+		}
+	}
+	var found []Found
+	for _, q := range res.Pairs {
+		a, b := res.Docs[q.A], res.Docs[q.B]
+		f := Found{Pair: dedup.NewPairRecord(a.Ref, spotsig.Vector{}, b.Ref, spotsig.Vector{}, q.Jaccard), ABatch: batchOf[a.ID()], BBatch: batchOf[b.ID()]}
+		if f.Pair.A() != a.Ref {
+			f.ABatch, f.BBatch = f.BBatch, f.ABatch
+		}
+		found = append(found, f)
+	}
+	var wantCopies []string
 	for i, d := range res.Docs {
 		if r := res.RepOf[i]; r != i {
-			copies = append(copies, ExactCopy{Member: d.Ref, Rep: res.Docs[r].Ref})
-			continue
+			wantCopies = append(wantCopies, d.Key()+" "+res.Docs[r].Key())
 		}
-		docs = append(docs, Doc{Ref: d.Ref})
 	}
-	var pairs []PairRecord
-	for _, q := range res.Pairs {
-		pairs = append(pairs, dedup.NewPairRecord(res.Docs[q.A].Ref, spotsig.Vector{}, res.Docs[q.B].Ref, spotsig.Vector{}, q.Jaccard))
-	}
-	if len(copies) == 0 || len(pairs) < 1000 {
-		t.Fatalf("gold set: %d exact copies, %d pairs; want both", len(copies), len(pairs))
+	if len(wantCopies) == 0 || len(found) < 1000 || len(unsigned) == 0 {
+		t.Fatalf("gold set: %d exact copies, %d pairs, %d unsigned pages; want all", len(wantCopies), len(found), len(unsigned))
 	}
 	var want, wantClusters []string
 	for _, d := range res.Decisions {
@@ -61,10 +89,12 @@ func TestDecideMergedPartsEqualInProcess(t *testing.T) {
 	for _, limit := range []int{1, 0} {
 		decideMergeLimit = limit
 		pl, s := beam.NewPipelineWithRoot()
-		r, err := Decide(s, &Stats{}, beam.CreateList(s, res.Pages), beam.CreateList(s, docs), beam.CreateList(s, copies), beam.CreateList(s, pairs), p)
+		groups := CollapseExact(s, &Stats{}, beam.CreateList(s, batches))
+		r, err := Decide(s, &Stats{}, groups, beam.CreateList(s, found), beam.CreateList(s, unsigned), p)
 		if err != nil {
 			t.Fatal(err)
 		}
+		passert.Equals(s, beam.ParDo(s, copySummary, groups.Copies), strs(wantCopies)...)
 		passert.Equals(s, beam.ParDo(s, decisionLine, r.Decisions), strs(want)...)
 		passert.Equals(s, beam.ParDo(s, clusterLine, r.Clusters), strs(wantClusters)...)
 		if err := ptest.Run(pl); err != nil {
@@ -72,3 +102,7 @@ func TestDecideMergedPartsEqualInProcess(t *testing.T) {
 		}
 	}
 }
+
+func copySummary(c ExactCopy) string { return c.Member.Key() + " " + c.Rep.Key() }
+
+func init() { register.Function1x1[ExactCopy, string](copySummary) }

@@ -2,6 +2,8 @@ package transforms
 
 import (
 	"context"
+	"runtime"
+	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -13,9 +15,9 @@ import (
 
 func init() {
 	registerDoFn(&ExtractFn{})
-	register.Emitter1[Doc]()
+	register.Emitter1[Batch]()
 	register.Emitter1[Page]()
-	register.Emitter1[string]()
+	register.Emitter2[string, int]()
 }
 
 var (
@@ -24,28 +26,54 @@ var (
 	extractSignatures = beam.NewCounter("extract", "signatures")
 )
 
-// Extract turns each Candidate into a Doc carrying its signature vector
-// (spot signatures, §3, or the scheme config.NewSigner picks for p.Method)
-// and drops the payload. Candidates the signer rejects, or that yield no
-// signature, become Rejects. The caps that applied to kept documents are
-// added to st ("capped/<cap>", once per document and cap), and so is the
-// language of each kept document ("languages/<code>") without blocks
-// (with blocks DropSharedBlocks counts it). pages holds a Page
-// (ranked by the keep policy of p) for every candidate that became text,
-// with or without signatures: the pages Decide keeps or drops.
-func Extract(s beam.Scope, st *Stats, candidates beam.PCollection, p config.Params) (docs, rejects, pages beam.PCollection) {
+// Extract signs each Candidate (spot signatures, §3, or the scheme
+// config.NewSigner picks for p.Method) and drops its payload. The
+// documents come out in Batches (Doc carries its Page: identity, rank under
+// the keep policy of p, text digest, caps). Candidates the signer rejects,
+// or that yield no signature, become Rejects, and those whose payload
+// became text also unsigned Pages, which Decide keeps or drops by their
+// text. The caps that applied to kept documents are added to st
+// ("capped/<cap>", once per document and cap), and so is the language of
+// each kept document ("languages/<code>") without blocks (with blocks
+// DropSharedBlocks counts it).
+func Extract(s beam.Scope, st *Stats, candidates beam.PCollection, p config.Params) (batches, rejects, unsigned beam.PCollection) {
 	s = s.Scope("Extract")
 	out := beam.ParDoN(s, &ExtractFn{Params: p}, candidates)
-	st.Add(NameStats(s, out[2]))
+	st.Add(beam.CombinePerKey(s, sumInt, out[2]))
 	return out[0], out[1], out[3]
 }
 
 // ExtractFn builds its Signer once per worker (Setup) and signs each
-// candidate's payload.
+// candidate's payload. Signing is most of a local run's CPU, and a runner
+// may call a DoFn from one goroutine only (Beam's direct runner does), so
+// ExtractFn signs on every core itself: each candidate goes to one of
+// GOMAXPROCS workers, at most 4 × GOMAXPROCS are in flight, and results are
+// taken in input order on the calling goroutine (the oldest is waited for
+// once that many are in flight, the rest in FinishBundle). Documents are
+// gathered into Batches of the bundle (maxBatchDocs, maxBatchBytes), and
+// statistics are summed per bundle: the outputs are those of signing one
+// candidate after the other.
 type ExtractFn struct {
 	Params config.Params
 	signer config.Signer
 	policy match.Policy
+
+	work    chan *signing
+	pending []*signing // in input order
+	workers sync.WaitGroup
+	batch   batcher
+	stats   map[string]int
+}
+
+// signing is one candidate on its way through the workers.
+type signing struct {
+	c    Candidate
+	d    dedup.Doc
+	r    Reject
+	caps []string
+	page *dedup.Page
+	ok   bool
+	done chan struct{}
 }
 
 // Setup builds the Signer and the keep policy from Params.
@@ -59,24 +87,69 @@ func (fn *ExtractFn) Setup() error {
 	return err
 }
 
-// ProcessElement signs one candidate (dedup.Sign); stat gets the names of
-// the statistics the document counts in (its caps, its language).
-func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, emit func(Doc), reject func(Reject), stat func(string), page func(Page)) {
-	d, r, caps, pg, ok := dedup.Sign(ctx, fn.signer, fn.policy, c)
-	if pg != nil {
-		page(*pg)
+// StartBundle starts the workers.
+func (fn *ExtractFn) StartBundle(ctx context.Context, _ func(Batch), _ func(Reject), _ func(string, int), _ func(Page)) {
+	fn.work, fn.pending, fn.batch, fn.stats = make(chan *signing), fn.pending[:0], batcher{}, map[string]int{}
+	for range runtime.GOMAXPROCS(0) {
+		fn.workers.Add(1)
+		go func() {
+			defer fn.workers.Done()
+			for j := range fn.work {
+				j.d, j.r, j.caps, j.page, j.ok = dedup.Sign(ctx, fn.signer, fn.policy, j.c)
+				j.c.Payload = nil
+				close(j.done)
+			}
+		}()
 	}
+}
+
+// ProcessElement hands one candidate to the workers (dedup.Sign) and takes
+// the oldest results once 4 × GOMAXPROCS are in flight.
+func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, batch func(Batch), reject func(Reject), stat func(string, int), unsigned func(Page)) {
+	j := &signing{c: c, done: make(chan struct{})}
+	fn.pending = append(fn.pending, j)
+	fn.work <- j
+	for len(fn.pending) > 4*runtime.GOMAXPROCS(0) {
+		fn.takeOldest(ctx, batch, reject, unsigned)
+	}
+}
+
+// FinishBundle stops the workers and emits what is still in flight, the
+// last batch and the bundle's statistics.
+func (fn *ExtractFn) FinishBundle(ctx context.Context, batch func(Batch), reject func(Reject), stat func(string, int), unsigned func(Page)) {
+	close(fn.work)
+	fn.workers.Wait()
+	for len(fn.pending) > 0 {
+		fn.takeOldest(ctx, batch, reject, unsigned)
+	}
+	fn.batch.flush(batch)
+	for k, v := range fn.stats {
+		stat(k, v)
+	}
+}
+
+// takeOldest waits for the oldest candidate in flight and passes its
+// results on.
+func (fn *ExtractFn) takeOldest(ctx context.Context, batch func(Batch), reject func(Reject), unsigned func(Page)) {
+	j := fn.pending[0]
+	fn.pending[0] = nil
+	fn.pending = fn.pending[1:]
+	<-j.done
+	d, r, caps, pg, ok := j.d, j.r, j.caps, j.page, j.ok
 	if !ok {
 		countReject(ctx, extractSkipped, "extract", r.Reason)
 		reject(r)
+		if pg != nil {
+			unsigned(*pg)
+		}
 		return
 	}
 	for _, name := range caps {
 		beam.NewCounter("extract", "capped-"+name).Inc(ctx, 1)
-		stat(statCappedPrefix + name)
+		fn.stats[statCappedPrefix+name]++
 	}
-	if d.Lang != "" && len(d.Blocks) == 0 { // with blocks, the language is known after the shared blocks (ResolveBlocksFn)
-		stat(statLanguagePrefix + d.Lang)
+	if d.Lang != "" && len(d.Blocks) == 0 { // with blocks, the language is known after the shared blocks (resolveBatchFn)
+		fn.stats[statLanguagePrefix+d.Lang]++
 	}
 	extractDocs.Inc(ctx, 1)
 	progress.documents.Add(1)
@@ -85,5 +158,44 @@ func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, emit func(
 		n += b.Vec.Len()
 	}
 	extractSignatures.Inc(ctx, int64(n))
-	emit(Doc{Ref: d.Ref, Vec: d.Vec, Blocks: d.Blocks})
+	fn.batch.add(Doc{Page: *pg, Site: match.SiteOf(d.Site()), Vec: d.Vec, Blocks: d.Blocks}, batch)
+}
+
+// batcher gathers documents into Batches: a batch is emitted once it holds
+// maxBatchDocs documents or about maxBatchBytes.
+type batcher struct {
+	b     Batch
+	bytes int
+}
+
+// add adds d to the current batch (whose ID is its first document's
+// warc.Ref.ID), emitting it when full.
+func (bt *batcher) add(d Doc, emit func(Batch)) {
+	if len(bt.b.Docs) == 0 {
+		bt.b.ID = d.ID()
+	}
+	d.Batch = bt.b.ID
+	bt.b.Docs = append(bt.b.Docs, d)
+	bt.bytes += docBytes(d)
+	if len(bt.b.Docs) >= maxBatchDocs || bt.bytes >= maxBatchBytes {
+		bt.flush(emit)
+	}
+}
+
+// flush emits the current batch, if any.
+func (bt *batcher) flush(emit func(Batch)) {
+	if len(bt.b.Docs) > 0 {
+		emit(bt.b)
+	}
+	bt.b, bt.bytes = Batch{}, 0
+}
+
+// docBytes estimates d's encoded size (appendDoc): its strings and about
+// 10 bytes per signature.
+func docBytes(d Doc) int {
+	n := 64 + len(d.RecordID) + len(d.URI) + len(d.File) + len(d.Rank) + len(d.Digest) + 10*len(d.Vec.Hashes)
+	for _, b := range d.Blocks {
+		n += 40 + 10*len(b.Vec.Hashes)
+	}
+	return n
 }

@@ -20,18 +20,78 @@ import (
 
 func init() {
 	beam.RegisterType(reflect.TypeOf((*GroupSize)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*Found)(nil)).Elem())
 	register.Function2x1[GroupSize, GroupSize, GroupSize](addGroupSizes)
-	register.Function2x2[uint64, Doc, uint64, GroupSize](docGroupSize)
+	register.Function2x2[uint64, Batch, uint64, GroupSize](partGroupSize)
 	register.Function2x1[uint64, GroupSize, GroupSize](withGroupKey)
 	registerDoFn(&KeyByTaskFn{})
 	registerDoFn(&MatchTasksFn{})
-	register.Emitter2[string, Doc]()
+	register.Emitter2[string, Batch]()
 	register.Iter1[GroupSize]()
 	registerDoFn(&KeyByGroupFn{})
 	registerDoFn(&MatchGroupsFn{})
-	register.Emitter2[uint64, Doc]()
+	register.Emitter2[uint64, Batch]()
+	register.Emitter1[Found]()
 	register.Emitter1[PairRecord]()
-	register.Iter1[Doc]()
+	register.Function1x1[Found, PairRecord](foundRecord)
+}
+
+// Found is a near-duplicate pair as MatchGroups finds it: the line of the
+// pairs output (two exact-copy representatives, in canonical order) and the
+// Batches they travel in (Decide tells them whether they have a pair).
+type Found struct {
+	Pair           PairRecord
+	ABatch, BBatch string
+}
+
+// foundRecord is a found pair's line of the pairs output.
+func foundRecord(f Found) PairRecord { return f.Pair }
+
+// newFound is the found pair of documents x and y at Jaccard j.
+func newFound(x, y Doc, j float64) Found {
+	f := Found{Pair: NewPairRecord(x, y, j), ABatch: x.Batch, BBatch: y.Batch}
+	if f.Pair.A() != x.Ref {
+		f.ABatch, f.BBatch = y.Batch, x.Batch
+	}
+	return f
+}
+
+// FoundRecords returns the lines of the pairs output of found pairs.
+func FoundRecords(s beam.Scope, found beam.PCollection) beam.PCollection {
+	return beam.ParDo(s.Scope("FoundRecords"), foundRecord, found)
+}
+
+// partBuilder gathers documents per key into parts (Batches without an ID)
+// of at most maxBatchDocs documents or about maxBatchBytes, emitting a
+// part when full and the rest on flush.
+type partBuilder[K comparable] struct {
+	parts map[K]*Batch
+	bytes map[K]int
+}
+
+func (pb *partBuilder[K]) add(k K, d Doc, emit func(K, Batch)) {
+	if pb.parts == nil {
+		pb.parts, pb.bytes = map[K]*Batch{}, map[K]int{}
+	}
+	b := pb.parts[k]
+	if b == nil {
+		b = &Batch{}
+		pb.parts[k] = b
+	}
+	b.Docs = append(b.Docs, d)
+	pb.bytes[k] += docBytes(d)
+	if len(b.Docs) >= maxBatchDocs || pb.bytes[k] >= maxBatchBytes {
+		emit(k, *b)
+		delete(pb.parts, k)
+		delete(pb.bytes, k)
+	}
+}
+
+func (pb *partBuilder[K]) flush(emit func(K, Batch)) {
+	for k, b := range pb.parts {
+		emit(k, *b)
+	}
+	pb.parts, pb.bytes = nil, nil
 }
 
 var (
@@ -42,20 +102,23 @@ var (
 	matchGroupLen = beam.NewDistribution("match", "group_size")
 )
 
-// KeyByGroup sends each document to the groups the Grouping of p names
-// (Grouping.Keys): for the SpotSigs matcher its τ partition (§4.2) as a home
-// document and, when it can match documents there, its left neighbour as a
-// guest. Returns KV<uint64 group key, Doc> with Doc.Guest set on guest
-// copies.
-func KeyByGroup(s beam.Scope, docs beam.PCollection, p config.Params) beam.PCollection {
+// KeyByGroup sends each document of the batches to the groups the
+// Grouping of p names (Grouping.Keys): for the SpotSigs matcher its τ
+// partition (§4.2) as a home document and, when it can match documents
+// there, its left neighbour as a guest. Returns KV<uint64 group key,
+// Batch>: parts of a group's documents (no ID), with Doc.Guest set on
+// guest copies.
+func KeyByGroup(s beam.Scope, batches beam.PCollection, p config.Params) beam.PCollection {
 	s = s.Scope("KeyByGroup")
-	return beam.ParDo(s, &KeyByGroupFn{Params: p}, docs)
+	return beam.ParDo(s, &KeyByGroupFn{Params: p}, batches)
 }
 
-// KeyByGroupFn emits one (key, doc) per match.GroupKey of the document.
+// KeyByGroupFn sends each document to the part of every group its
+// match.GroupKeys name, parts gathered per key within a bundle.
 type KeyByGroupFn struct {
 	Params   config.Params
 	grouping match.Grouping
+	parts    partBuilder[uint64]
 }
 
 // Setup builds the Grouping from Params.
@@ -65,27 +128,36 @@ func (fn *KeyByGroupFn) Setup() error {
 	return err
 }
 
-// ProcessElement keys one document.
-func (fn *KeyByGroupFn) ProcessElement(ctx context.Context, d Doc, emit func(uint64, Doc)) {
-	for _, k := range fn.grouping.Keys(d.Vec) {
-		d.Guest = k.Guest
-		groupEntries.Inc(ctx, 1)
-		if k.Guest {
-			groupGuests.Inc(ctx, 1)
+// StartBundle starts the bundle's parts.
+func (fn *KeyByGroupFn) StartBundle(func(uint64, Batch)) { fn.parts = partBuilder[uint64]{} }
+
+// ProcessElement keys one batch's documents.
+func (fn *KeyByGroupFn) ProcessElement(ctx context.Context, b Batch, emit func(uint64, Batch)) {
+	for _, d := range b.Docs {
+		for _, k := range fn.grouping.Keys(d.Vec) {
+			d.Guest = k.Guest
+			groupEntries.Inc(ctx, 1)
+			if k.Guest {
+				groupGuests.Inc(ctx, 1)
+			}
+			fn.parts.add(k.Key, d, emit)
 		}
-		emit(k.Key, d)
 	}
 }
+
+// FinishBundle emits the parts not yet full.
+func (fn *KeyByGroupFn) FinishBundle(emit func(uint64, Batch)) { fn.parts.flush(emit) }
 
 // MatchGroups groups the keyed documents (GroupByKey) and matches each group
 // in memory with the Grouping of p (Grouping.MatchGroup: Algorithm 1 of §4.3
 // for the SpotSigs matcher). For a match.CrossGrouping with
-// p.MaxGroupDocs > 0, a group of more documents is matched as a block-pair
-// grid instead, no task holding more than p.MaxGroupDocs documents
-// (matchTasks); the pairs are the same. It returns the pairs (PairRecord, each unordered
-// pair once: when the Grouping may find a pair in several groups, pairs are
-// de-duplicated) and adds to st the number of groups (partitions), the size
-// of the largest (largest_group, home + guest documents) and the number of
+// p.MaxGroupSignatures > 0, a group of more signatures is matched as a
+// block-pair grid instead, no task holding more than about
+// p.MaxGroupSignatures (matchTasks); the pairs are the same. It returns the
+// pairs (Found, each unordered pair once: when the Grouping may find a pair
+// in several groups, pairs are de-duplicated) and adds to st the number of
+// groups (partitions), the size of the largest (largest_group, home + guest
+// documents; largest_group_signatures, their Σ|d|) and the number of
 // pairs.
 func MatchGroups(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Params) (beam.PCollection, error) {
 	s = s.Scope("MatchGroups")
@@ -93,21 +165,22 @@ func MatchGroups(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Param
 	if err != nil {
 		return beam.PCollection{}, err
 	}
-	if _, ok := g.(match.CrossGrouping); ok && p.MaxGroupDocs > 0 {
+	if _, ok := g.(match.CrossGrouping); ok && p.MaxGroupSignatures > 0 {
 		return matchTasks(s, st, keyed, p), nil
 	}
-	pairs, groupSizes, sameSite := beam.ParDo3(s, &MatchGroupsFn{Params: p}, beam.GroupByKey(s, keyed))
+	pairs, groupSizes, groupSigs, sameSite := beam.ParDo4(s, &MatchGroupsFn{Params: p}, beam.GroupByKey(s, keyed))
 	if g.Repeats() {
 		pairs = filter.Distinct(s, pairs)
 	}
 	st.Count(s, StatPartitions, groupSizes)
 	st.Max(s, StatLargestGroup, groupSizes)
+	st.Max(s, StatLargestGroupSignatures, groupSigs)
 	st.Count(s, StatPairs, pairs)
 	st.Sum(s, StatSameSitePairs, sameSite)
 	return pairs, nil
 }
 
-// MatchGroupsFn matches one group: it splits home and guest documents, sorts
+// MatchGroupsFn matches one group: it gathers its parts, splits home and guest documents, sorts
 // each by document key (so the matcher sees the same order on every runner),
 // runs Grouping.MatchGroup and emits each pair the same-site rule keeps
 // (config.Params.SiteRule) with both documents' metadata in canonical
@@ -125,17 +198,8 @@ func (fn *MatchGroupsFn) Setup() error {
 }
 
 // ProcessElement matches the group key.
-func (fn *MatchGroupsFn) ProcessElement(ctx context.Context, key uint64, docs func(*Doc) bool, emit func(PairRecord), size, sameSite func(int)) error {
-	var home, guests []Doc
-	var d Doc
-	for docs(&d) {
-		if d.Guest {
-			guests = append(guests, d)
-		} else {
-			home = append(home, d)
-		}
-		d = Doc{}
-	}
+func (fn *MatchGroupsFn) ProcessElement(ctx context.Context, key uint64, parts func(*Batch) bool, emit func(Found), size, sigs, sameSite func(int)) error {
+	home, guests := splitParts(parts)
 	byKey := func(a, b Doc) int { return a.Compare(b.Ref) }
 	slices.SortFunc(home, byKey)
 	slices.SortFunc(guests, byKey)
@@ -143,6 +207,7 @@ func (fn *MatchGroupsFn) ProcessElement(ctx context.Context, key uint64, docs fu
 	matchGroups.Inc(ctx, 1)
 	matchGroupLen.Update(ctx, int64(n))
 	size(n)
+	sigs(sumSignatures(home) + sumSignatures(guests))
 	if len(home) == 0 {
 		return nil
 	}
@@ -162,27 +227,63 @@ func (fn *MatchGroupsFn) ProcessElement(ctx context.Context, key uint64, docs fu
 		}
 		matchPairs.Inc(ctx, 1)
 		progress.pairs.Add(1)
-		emit(NewPairRecord(all[p.A], all[p.B], p.Jaccard))
+		emit(newFound(all[p.A], all[p.B], p.Jaccard))
 	}
 	sameSite(removed)
 	return nil
 }
 
-// GroupSize counts a group's home and guest documents (matchTasks).
+// sumSignatures is Σ|d| over docs.
+func sumSignatures(docs []Doc) int {
+	n := 0
+	for _, d := range docs {
+		n += d.Vec.Len()
+	}
+	return n
+}
+
+// splitParts gathers the documents of a group's (or task's) parts into its
+// home documents (Guest false) and guests.
+func splitParts(parts func(*Batch) bool) (home, guests []Doc) {
+	var b Batch
+	for parts(&b) {
+		for _, d := range b.Docs {
+			if d.Guest {
+				guests = append(guests, d)
+			} else {
+				home = append(home, d)
+			}
+		}
+		b = Batch{}
+	}
+	return home, guests
+}
+
+// GroupSize counts a group's home and guest documents and their
+// signatures, Σ|d| (matchTasks).
 type GroupSize struct {
-	Key         uint64
-	Home, Guest int
+	Key                 uint64
+	Home, Guest         int
+	HomeSigs, GuestSigs int
 }
 
 func addGroupSizes(a, b GroupSize) GroupSize {
-	return GroupSize{Key: a.Key, Home: a.Home + b.Home, Guest: a.Guest + b.Guest}
+	return GroupSize{Key: a.Key, Home: a.Home + b.Home, Guest: a.Guest + b.Guest,
+		HomeSigs: a.HomeSigs + b.HomeSigs, GuestSigs: a.GuestSigs + b.GuestSigs}
 }
 
-func docGroupSize(k uint64, d Doc) (uint64, GroupSize) {
-	if d.Guest {
-		return k, GroupSize{Guest: 1}
+func partGroupSize(k uint64, b Batch) (uint64, GroupSize) {
+	var g GroupSize
+	for _, d := range b.Docs {
+		if d.Guest {
+			g.Guest++
+			g.GuestSigs += d.Vec.Len()
+		} else {
+			g.Home++
+			g.HomeSigs += d.Vec.Len()
+		}
 	}
-	return k, GroupSize{Home: 1}
+	return k, g
 }
 
 func withGroupKey(k uint64, g GroupSize) GroupSize { g.Key = k; return g }
@@ -190,26 +291,29 @@ func withGroupKey(k uint64, g GroupSize) GroupSize { g.Key = k; return g }
 // matchTasks is MatchGroups with hot groups split (block-pair grid). The
 // group sizes are summed per key by a combiner and reach KeyByTaskFn as a
 // side input (one small record per group: the τ partitions number a few
-// dozen). A group of at most p.MaxGroupDocs documents is one task, as
-// before. A larger one with h home and g guest documents is cut into
+// dozen). A group of at most p.MaxGroupSignatures signatures is one task,
+// as before. A larger one with h home and g guest signatures is cut into
 // B = ⌈h/b⌉ home blocks and C = ⌈g/b⌉ guest blocks of b = 0.4 ×
-// p.MaxGroupDocs documents on average (a document's block: a hash of its
-// warc.Ref.ID modulo the count, so no pass needs the whole group), and
-// matched as B self tasks (MatchGroup of a home block), B(B−1)/2 home–home
-// and B·C home–guest cross tasks (match.MatchCross): every pair of the
-// group meets in exactly one task, and each home document is sent to
-// B + C tasks. A task holds two blocks, 0.8 × p.MaxGroupDocs documents on
-// average; hashing spreads a block of n documents by about ±√n, so the
-// bound holds for blocks of hundreds of documents and more, not exactly
-// for tiny ones (docs/design.md). Statistics: partitions is
-// the number of groups, largest_group the largest task.
+// p.MaxGroupSignatures signatures on average (a document's block: a hash
+// of its warc.Ref.ID modulo the count, so no pass needs the whole group),
+// and matched as B self tasks (MatchGroup of a home block), B(B−1)/2
+// home–home and B·C home–guest cross tasks (match.MatchCross): every pair
+// of the group meets in exactly one task, and each home document is sent
+// to B + C tasks. A task holds two blocks, 0.8 × p.MaxGroupSignatures
+// signatures on average; hashing spreads a block of n documents by about
+// ±√n, so the bound holds for blocks of hundreds of documents and more,
+// not exactly for tiny ones (docs/design.md). Statistics: partitions is
+// the number of groups, largest_group and largest_group_signatures the
+// largest task.
 func matchTasks(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Params) beam.PCollection {
 	s = s.Scope("Tasks")
-	sizes := beam.ParDo(s, withGroupKey, beam.CombinePerKey(s, addGroupSizes, beam.ParDo(s, docGroupSize, keyed)))
-	tasks := beam.ParDo(s, &KeyByTaskFn{MaxDocs: p.MaxGroupDocs}, keyed, beam.SideInput{Input: sizes})
-	pairs, taskSizes, taskPairs, sameSite := beam.ParDo4(s, &MatchTasksFn{Params: p}, beam.GroupByKey(s, tasks))
+	sizes := beam.ParDo(s, withGroupKey, beam.CombinePerKey(s, addGroupSizes, beam.ParDo(s, partGroupSize, keyed)))
+	tasks := beam.ParDo(s, &KeyByTaskFn{MaxSigs: p.MaxGroupSignatures}, keyed, beam.SideInput{Input: sizes})
+	out := beam.ParDoN(s, &MatchTasksFn{Params: p}, beam.GroupByKey(s, tasks))
+	pairs, taskSizes, taskSigs, taskPairs, sameSite := out[0], out[1], out[2], out[3], out[4]
 	st.Count(s, StatPartitions, sizes)
 	st.Max(s, StatLargestGroup, taskSizes)
+	st.Max(s, StatLargestGroupSignatures, taskSigs)
 	st.Sum(s, StatPairs, taskPairs) // one number per task, not one per pair
 	st.Sum(s, StatSameSitePairs, sameSite)
 	return pairs
@@ -239,16 +343,23 @@ func blockHash(id string) uint64 {
 	return x
 }
 
-// KeyByTaskFn sends each keyed document to the tasks of its group
-// (matchTasks). In a cross task the first block's documents have Guest
-// false, the second's Guest true.
+// KeyByTaskFn sends each document of a group's parts to the tasks of its
+// group (matchTasks), parts gathered per task within a bundle. In a cross
+// task the first block's documents have Guest false, the second's Guest
+// true.
 type KeyByTaskFn struct {
-	MaxDocs int
+	MaxSigs int
 	sizes   map[uint64]GroupSize
+	parts   partBuilder[string]
 }
 
-// ProcessElement keys one document.
-func (fn *KeyByTaskFn) ProcessElement(ctx context.Context, group uint64, d Doc, sizes func(*GroupSize) bool, emit func(string, Doc)) {
+// StartBundle starts the bundle's parts.
+func (fn *KeyByTaskFn) StartBundle(_ func(*GroupSize) bool, _ func(string, Batch)) {
+	fn.parts = partBuilder[string]{}
+}
+
+// ProcessElement keys one part's documents.
+func (fn *KeyByTaskFn) ProcessElement(ctx context.Context, group uint64, part Batch, sizes func(*GroupSize) bool, emit func(string, Batch)) {
 	if fn.sizes == nil {
 		fn.sizes = map[uint64]GroupSize{}
 		var g GroupSize
@@ -257,35 +368,42 @@ func (fn *KeyByTaskFn) ProcessElement(ctx context.Context, group uint64, d Doc, 
 		}
 	}
 	g := fn.sizes[group]
-	if g.Home+g.Guest <= fn.MaxDocs {
-		emit(taskKey(group, taskWhole, 0, 0), d)
+	if g.HomeSigs+g.GuestSigs <= fn.MaxSigs {
+		emit(taskKey(group, taskWhole, 0, 0), part)
 		return
 	}
-	blk := max(1, fn.MaxDocs*2/5)
-	nb, nc := (g.Home+blk-1)/blk, (g.Guest+blk-1)/blk
-	h := blockHash(d.ID())
-	if d.Guest {
-		k := int(h % uint64(max(nc, 1)))
-		for i := range nb {
-			emit(taskKey(group, taskCross, i, nb+k), d)
+	blk := max(1, fn.MaxSigs*2/5)
+	nb, nc := max(1, (g.HomeSigs+blk-1)/blk), (g.GuestSigs+blk-1)/blk
+	for _, d := range part.Docs {
+		h := blockHash(d.ID())
+		if d.Guest {
+			k := int(h % uint64(max(nc, 1)))
+			for i := range nb {
+				fn.parts.add(taskKey(group, taskCross, i, nb+k), d, emit)
+			}
+			continue
 		}
-		return
-	}
-	i := int(h % uint64(nb))
-	emit(taskKey(group, taskSelf, i, i), d)
-	a, b := d, d
-	a.Guest, b.Guest = false, true
-	for j := range nb {
-		switch {
-		case j > i:
-			emit(taskKey(group, taskCross, i, j), a)
-		case j < i:
-			emit(taskKey(group, taskCross, j, i), b)
+		i := int(h % uint64(nb))
+		fn.parts.add(taskKey(group, taskSelf, i, i), d, emit)
+		a, b := d, d
+		a.Guest, b.Guest = false, true
+		for j := range nb {
+			switch {
+			case j > i:
+				fn.parts.add(taskKey(group, taskCross, i, j), a, emit)
+			case j < i:
+				fn.parts.add(taskKey(group, taskCross, j, i), b, emit)
+			}
+		}
+		for k := range nc {
+			fn.parts.add(taskKey(group, taskCross, i, nb+k), a, emit)
 		}
 	}
-	for k := range nc {
-		emit(taskKey(group, taskCross, i, nb+k), a)
-	}
+}
+
+// FinishBundle emits the parts not yet full.
+func (fn *KeyByTaskFn) FinishBundle(_ func(*GroupSize) bool, emit func(string, Batch)) {
+	fn.parts.flush(emit)
 }
 
 // MatchTasksFn matches one task of matchTasks: a whole group or a home
@@ -314,17 +432,8 @@ func (fn *MatchTasksFn) Setup() error {
 }
 
 // ProcessElement matches one task.
-func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, docs func(*Doc) bool, emit func(PairRecord), size, pairCount, sameSite func(int)) error {
-	var a, b []Doc
-	var d Doc
-	for docs(&d) {
-		if d.Guest {
-			b = append(b, d)
-		} else {
-			a = append(a, d)
-		}
-		d = Doc{}
-	}
+func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, parts func(*Batch) bool, emit func(Found), size, sigs, pairCount, sameSite func(int)) error {
+	a, b := splitParts(parts)
 	byKey := func(x, y Doc) int { return x.Compare(y.Ref) }
 	slices.SortFunc(a, byKey)
 	slices.SortFunc(b, byKey)
@@ -332,6 +441,7 @@ func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, docs fun
 	matchGroups.Inc(ctx, 1)
 	matchGroupLen.Update(ctx, int64(n))
 	size(n)
+	sigs(sumSignatures(a) + sumSignatures(b))
 	if len(a) == 0 {
 		return nil
 	}
@@ -358,7 +468,7 @@ func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, docs fun
 			matchPairs.Inc(ctx, 1)
 			progress.pairs.Add(1)
 			npairs++
-			emit(NewPairRecord(all[p.A], all[p.B], p.Jaccard))
+			emit(newFound(all[p.A], all[p.B], p.Jaccard))
 		}
 	}
 	// Pairs stream out of the matcher in batches: a task's memory is its

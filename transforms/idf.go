@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -15,24 +16,23 @@ import (
 )
 
 func init() {
+	beam.RegisterType(reflect.TypeOf((*Posting)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*Entry)(nil)).Elem())
 	register.Function2x1[int, int, int](sumInt)
 	register.Function2x1[int, int, int](maxInt)
 	registerDoFn(&distinctSignaturesFn{})
 	registerDoFn(&postingsFn{})
-	register.Function1x1[Doc, int](vectorLength)
-	registerDoFn(&metaFn{})
-	registerDoFn(&KeepSignaturesFn{})
-	registerDoFn(&RebuildVectorFn{})
-	registerDoFn(&MinSignaturesFn{})
+	register.Function1x1[Batch, int](batchSignatures)
+	register.Function1x1[Batch, int](batchDocs)
+	registerDoFn(&keepSignaturesFn{})
+	registerDoFn(&rebuildBatchFn{})
+	registerDoFn(&minSignaturesFn{})
 	register.Emitter2[uint64, int]()
-	register.Emitter2[uint64, Posting]()
-	register.Emitter2[string, Doc]()
-	register.Emitter2[string, Entry]()
-	register.Emitter1[int]()
-	register.Iter1[Posting]()
+	register.Emitter2[uint64, []Posting]()
+	register.Emitter2[string, []Entry]()
+	register.Iter1[[]Posting]()
+	register.Iter1[[]Entry]()
 	register.Iter1[int]()
-	register.Iter1[Doc]()
-	register.Iter1[Entry]()
 }
 
 var (
@@ -42,83 +42,118 @@ var (
 	idfSkipped           = beam.NewCounter("idf", "skipped")
 )
 
+// Posting is one entry of a signature's inverted list during the IDF join:
+// the document (its batch and its index in the batch) and the signature's
+// frequency in it.
+type Posting struct {
+	Batch string
+	Doc   int
+	Freq  uint32
+}
+
+// Entry is one (signature hash, frequency) component of a batch's
+// document Doc while its vector is rebuilt after the IDF filter.
+type Entry struct {
+	Doc  int
+	Hash uint64
+	Freq uint32
+}
+
 // FilterIDF is the corpus-level noise filter of §5.1 at any corpus size,
-// followed by the MinSignatures drop. docs holds every document with at
+// followed by the MinSignatures drop, on batches of documents with at
 // least one signature. When the configured range keeps every signature
 // whatever the document frequencies (spotsig.IDFRange.KeepsAll, the
 // default), no statistic is computed and only MinSignatures applies.
 // Otherwise the document frequency df of each signature is summed per key
-// with a combiner, N is a global count of docs, and a signature is kept when
-// spotsig.IDFRange.Keep(df, N) says so (normalized idf = log(N/df)/log(N)
-// inside [IDFMin, IDFMax]). Each document's vector is then rebuilt by two
-// joins (CoGroupByKey on the signature, then on the document's fixed-size
-// warc.Ref.ID): no side input ever holds more than the single number N. The
-// result equals spotsig.FilterIDF on the same documents, followed by
-// dropping those with |d| < MinSignatures (rejects, with
-// dedup.ReasonTooFewSignatures). st gets Σ|d| before and after the filter
-// and the number of documents kept.
-func FilterIDF(s beam.Scope, st *Stats, docs beam.PCollection, p config.Params) (kept, rejects beam.PCollection) {
+// with a combiner, N is a global count of documents, and a signature is
+// kept when spotsig.IDFRange.Keep(df, N) says so (normalized idf =
+// log(N/df)/log(N) inside [IDFMin, IDFMax]). Each batch's vectors are then
+// rebuilt by two joins (CoGroupByKey on the signature with its postings,
+// then on the batch ID with the kept entries): no side input ever holds
+// more than the single number N. The result equals spotsig.FilterIDF on
+// the same documents, followed by dropping those with |d| < MinSignatures
+// (rejects, with dedup.ReasonTooFewSignatures; their pages go to unsigned,
+// for Decide). st gets Σ|d| before and after the filter and the number of
+// documents kept.
+func FilterIDF(s beam.Scope, st *Stats, batches beam.PCollection, p config.Params) (kept, rejects, unsigned beam.PCollection) {
 	s = s.Scope("FilterIDF")
-	before := beam.ParDo(s, vectorLength, docs)
-	filtered := docs
+	before := beam.ParDo(s, batchSignatures, batches)
+	filtered := batches
 	if r := p.IDFRange(); !r.KeepsAll() {
-		n := CountElements(s, docs)
-		df := beam.CombinePerKey(s, sumInt, beam.ParDo(s, &distinctSignaturesFn{}, docs))
-		postings := beam.ParDo(s, &postingsFn{}, docs)
-		entries := beam.ParDo(s, &KeepSignaturesFn{Range: r},
+		n := SumInts(s, beam.ParDo(s, batchDocs, batches))
+		df := beam.CombinePerKey(s, sumInt, beam.ParDo(s, &distinctSignaturesFn{}, batches))
+		postings := beam.ParDo(s, &postingsFn{}, batches)
+		entries := beam.ParDo(s, &keepSignaturesFn{Range: r},
 			beam.CoGroupByKey(s, postings, df), beam.SideInput{Input: n})
-		meta := beam.ParDo(s, &metaFn{}, docs)
-		filtered = beam.ParDo(s, &RebuildVectorFn{}, beam.CoGroupByKey(s, meta, entries))
+		filtered = beam.ParDo(s, &rebuildBatchFn{}, beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, batches), entries))
 	}
-	kept, rejects, after := beam.ParDo3(s, &MinSignaturesFn{MinSignatures: p.MinSignatures}, filtered)
+	out := beam.ParDoN(s, &minSignaturesFn{MinSignatures: p.MinSignatures}, filtered)
+	kept, rejects, unsigned = out[0], out[1], out[2]
 	st.Sum(s, StatSignaturesBeforeIDF, before)
-	st.Sum(s, StatSignaturesAfterIDF, after)
-	st.Count(s, StatDocuments, kept)
-	return kept, rejects
+	st.Sum(s, StatSignaturesAfterIDF, out[3])
+	st.Sum(s, StatDocuments, out[4])
+	return kept, rejects, unsigned
 }
 
-// vectorLength is a document's vector length |d| (signatures with repeats).
-func vectorLength(d Doc) int { return d.Vec.Len() }
+// batchSignatures is Σ|d| over a batch's documents.
+func batchSignatures(b Batch) int {
+	n := 0
+	for _, d := range b.Docs {
+		n += d.Vec.Len()
+	}
+	return n
+}
 
-// distinctSignaturesFn emits (signature hash, 1) once per distinct signature
-// of a document: summed per key this is the document frequency df.
-type distinctSignaturesFn struct{}
+// batchDocs is the number of documents of a batch.
+func batchDocs(b Batch) int { return len(b.Docs) }
 
-func (*distinctSignaturesFn) ProcessElement(d Doc, emit func(uint64, int)) {
-	for _, h := range d.Vec.Hashes {
-		emit(h, 1)
+// distinctSignaturesFn emits (signature hash, number of documents that
+// have it) summed within a bundle: summed per key this is the document
+// frequency df.
+type distinctSignaturesFn struct {
+	merge bundleMerge[uint64, int]
+}
+
+func (fn *distinctSignaturesFn) StartBundle(func(uint64, int)) { fn.merge.start(0) }
+
+func (fn *distinctSignaturesFn) ProcessElement(b Batch, emit func(uint64, int)) {
+	for _, d := range b.Docs {
+		for _, h := range d.Vec.Hashes {
+			fn.merge.add(h, 8, func(n *int) { *n++ }, emit)
+		}
 	}
 }
 
-// postingsFn emits the document's inverted-list entries (hash, (doc, freq)).
-type postingsFn struct{}
+func (fn *distinctSignaturesFn) FinishBundle(emit func(uint64, int)) { fn.merge.flush(emit) }
 
-func (*postingsFn) ProcessElement(d Doc, emit func(uint64, Posting)) {
-	id := d.ID()
-	for i, h := range d.Vec.Hashes {
-		emit(h, Posting{DocID: id, Freq: d.Vec.Freqs[i]})
+// postingsFn emits the batch's inverted-list entries (hash, postings),
+// gathered per hash within a bundle.
+type postingsFn struct {
+	merge bundleMerge[uint64, []Posting]
+}
+
+func (fn *postingsFn) StartBundle(func(uint64, []Posting)) { fn.merge.start(0) }
+
+func (fn *postingsFn) ProcessElement(b Batch, emit func(uint64, []Posting)) {
+	for i, d := range b.Docs {
+		for k, h := range d.Vec.Hashes {
+			p := Posting{Batch: b.ID, Doc: i, Freq: d.Vec.Freqs[k]}
+			fn.merge.add(h, 40, func(ps *[]Posting) { *ps = append(*ps, p) }, emit)
+		}
 	}
 }
 
-// metaFn keys the document's identity (without its vector) by its
-// fixed-size warc.Ref.ID for the rebuild join.
-type metaFn struct{}
+func (fn *postingsFn) FinishBundle(emit func(uint64, []Posting)) { fn.merge.flush(emit) }
 
-func (*metaFn) ProcessElement(d Doc, emit func(string, Doc)) {
-	d.Vec = spotsig.Vector{}
-	emit(d.ID(), d)
-}
-
-// KeepSignaturesFn sees one signature with its inverted list and its
+// keepSignaturesFn sees one signature with its inverted list and its
 // document frequency, decides with spotsig.IDFRange.Keep(df, N) whether the
-// signature survives, and if so emits (doc key, (hash, freq)) for each
-// posting.
-type KeepSignaturesFn struct {
+// signature survives, and if so emits (batch ID, entries) for its
+// postings, one element per batch.
+type keepSignaturesFn struct {
 	Range spotsig.IDFRange
 }
 
-// ProcessElement filters one signature.
-func (fn *KeepSignaturesFn) ProcessElement(ctx context.Context, hash uint64, postings func(*Posting) bool, dfs func(*int) bool, n int, emit func(string, Entry)) {
+func (fn *keepSignaturesFn) ProcessElement(ctx context.Context, hash uint64, postings func(*[]Posting) bool, dfs func(*int) bool, n int, emit func(string, []Entry)) {
 	df, x := 0, 0
 	for dfs(&x) {
 		df += x
@@ -128,56 +163,85 @@ func (fn *KeepSignaturesFn) ProcessElement(ctx context.Context, hash uint64, pos
 		return
 	}
 	idfSignaturesKept.Inc(ctx, 1)
-	var post Posting
-	for postings(&post) {
-		emit(post.DocID, Entry{Hash: hash, Freq: post.Freq})
+	byBatch := map[string][]Entry{}
+	var ps []Posting
+	for postings(&ps) {
+		for _, p := range ps {
+			byBatch[p.Batch] = append(byBatch[p.Batch], Entry{Doc: p.Doc, Hash: hash, Freq: p.Freq})
+		}
+		ps = nil
+	}
+	for b, es := range byBatch {
+		emit(b, es)
 	}
 }
 
-// RebuildVectorFn joins a document's identity with the signatures kept for
-// it and rebuilds its vector (ascending hashes); a document left with no
-// signature is emitted with an empty vector (MinSignaturesFn rejects it).
-type RebuildVectorFn struct{}
+// rebuildBatchFn joins a batch with the signatures kept for its documents
+// and rebuilds their vectors (ascending hashes); a document left with no
+// signature keeps an empty vector (minSignaturesFn rejects it).
+type rebuildBatchFn struct{}
 
-// ProcessElement rebuilds one document.
-func (fn *RebuildVectorFn) ProcessElement(ctx context.Context, id string, metas func(*Doc) bool, entries func(*Entry) bool, emit func(Doc)) error {
-	var d Doc
-	if !metas(&d) {
-		return nil // cannot happen: every kept posting comes from a document
+func (fn *rebuildBatchFn) ProcessElement(ctx context.Context, id string, batches func(*Batch) bool, entries func(*[]Entry) bool, emit func(Batch)) error {
+	var b Batch
+	if !batches(&b) {
+		return nil // cannot happen: every kept posting comes from a batch
 	}
-	var other Doc
-	if metas(&other) {
-		return fmt.Errorf("filter IDF: records %s and %s share the document ID %x", d.Key(), other.Key(), id)
+	var other Batch
+	if batches(&other) {
+		return fmt.Errorf("filter IDF: two batches with the ID %x", id)
 	}
+	per := make([][]Entry, len(b.Docs))
 	var es []Entry
-	var e Entry
-	for entries(&e) {
-		es = append(es, e)
+	for entries(&es) {
+		for _, e := range es {
+			if e.Doc < 0 || e.Doc >= len(per) {
+				return fmt.Errorf("filter IDF: entry for document %d of a batch of %d", e.Doc, len(per))
+			}
+			per[e.Doc] = append(per[e.Doc], e)
+		}
+		es = nil
 	}
-	slices.SortFunc(es, func(a, b Entry) int { return cmp.Compare(a.Hash, b.Hash) })
-	d.Vec = spotsig.Vector{Hashes: make([]uint64, len(es)), Freqs: make([]uint32, len(es))}
-	for i, e := range es {
-		d.Vec.Hashes[i], d.Vec.Freqs[i] = e.Hash, e.Freq
+	for i := range b.Docs {
+		slices.SortFunc(per[i], func(a, b Entry) int { return cmp.Compare(a.Hash, b.Hash) })
+		v := spotsig.Vector{Hashes: make([]uint64, len(per[i])), Freqs: make([]uint32, len(per[i]))}
+		for k, e := range per[i] {
+			v.Hashes[k], v.Freqs[k] = e.Hash, e.Freq
+		}
+		b.Docs[i].Vec = v
 	}
-	emit(d)
+	emit(b)
 	return nil
 }
 
-// MinSignaturesFn drops documents whose vector length |d| is below
-// MinSignatures (or 0) as Rejects with dedup.ReasonTooFewSignatures. It emits
-// every vector length on its third output, for signatures_after_idf.
-type MinSignaturesFn struct {
+// minSignaturesFn drops the documents whose vector length |d| is below
+// MinSignatures (or 0) as Rejects with dedup.ReasonTooFewSignatures and
+// their pages as unsigned; it emits the batch's Σ|d| and its documents
+// kept on its last two outputs.
+type minSignaturesFn struct {
 	MinSignatures int
 }
 
-// ProcessElement checks one document (dedup.CheckMinSignatures).
-func (fn *MinSignaturesFn) ProcessElement(ctx context.Context, d Doc, emit func(Doc), reject func(Reject), length func(int)) {
-	length(d.Vec.Len())
-	if r, ok := dedup.CheckMinSignatures(dedup.Doc{Ref: d.Ref, Vec: d.Vec}, fn.MinSignatures); !ok {
-		countReject(ctx, idfSkipped, "idf", r.Reason)
-		reject(r)
-		return
+func (fn *minSignaturesFn) ProcessElement(ctx context.Context, b Batch, emit func(Batch), reject func(Reject), unsigned func(Page), length, kept func(int)) {
+	// A new slice: the input batch may be shared with other consumers of
+	// the same PCollection (fused stages see one decoded element), and a
+	// DoFn must not modify its input.
+	docs := make([]Doc, 0, len(b.Docs))
+	n := 0
+	for _, d := range b.Docs {
+		n += d.Vec.Len()
+		if r, ok := dedup.CheckMinSignatures(dedup.Doc{Ref: d.Ref, Vec: d.Vec}, fn.MinSignatures); !ok {
+			countReject(ctx, idfSkipped, "idf", r.Reason)
+			reject(r)
+			unsigned(d.Page)
+			continue
+		}
+		idfDocuments.Inc(ctx, 1)
+		docs = append(docs, d)
 	}
-	idfDocuments.Inc(ctx, 1)
-	emit(d)
+	length(n)
+	kept(len(docs))
+	if len(docs) > 0 {
+		b.Docs = docs
+		emit(b)
+	}
 }

@@ -41,7 +41,7 @@ func TestDropSharedBlocksComposite(t *testing.T) {
 		if !ok {
 			return
 		}
-		docs = append(docs, Doc{Ref: d.Ref, Vec: d.Vec, Blocks: d.Blocks})
+		docs = append(docs, Doc{Page: Page{Ref: d.Ref}, Vec: d.Vec, Blocks: d.Blocks})
 		ddocs = append(ddocs, d)
 	}, func(dedup.Reject) {})
 	_, droppedSigs := dedup.DropSharedBlocks(ddocs, p.SharedBlockPages)
@@ -51,7 +51,7 @@ func TestDropSharedBlocksComposite(t *testing.T) {
 	var want []string
 	langs := map[string]int{}
 	for _, d := range ddocs {
-		want = append(want, docSummary(Doc{Ref: d.Ref, Vec: d.Vec}))
+		want = append(want, docSummary(Doc{Page: Page{Ref: d.Ref}, Vec: d.Vec}))
 		if d.Lang != "" {
 			langs[d.Lang]++
 		}
@@ -62,8 +62,8 @@ func TestDropSharedBlocksComposite(t *testing.T) {
 	}
 	pl, s := beam.NewPipelineWithRoot()
 	st := &Stats{}
-	out := DropSharedBlocks(s, st, beam.CreateList(s, docs), p)
-	passert.Equals(s, beam.ParDo(s, docSummary, out), strs(want)...)
+	out := DropSharedBlocks(s, st, beam.CreateList(s, inBatches(docs, 50)), p)
+	passert.Equals(s, beam.ParDo(s, docSummary, docsOf(s, out)), strs(want)...)
 	passert.Equals(s, beam.ParDo(s, statLine, st.Collection(s)), strs(stats)...)
 	ptest.RunAndValidate(t, pl)
 }

@@ -26,17 +26,18 @@ func init() {
 
 // Names of the statistics in summary.json (see Summary) as produced by Stat.
 const (
-	StatRecords             = "records"
-	StatDocuments           = "documents"
-	StatSignaturesBeforeIDF = "signatures_before_idf"
-	StatSignaturesAfterIDF  = "signatures_after_idf"
-	StatPartitions          = "partitions"
-	StatLargestGroup        = "largest_group"
-	StatPairs               = "pairs"
-	StatSameSitePairs       = "same_site_pairs"
-	statSkippedPrefix       = "skipped/"
-	statCappedPrefix        = "capped/"
-	statLanguagePrefix      = "languages/"
+	StatRecords                = "records"
+	StatDocuments              = "documents"
+	StatSignaturesBeforeIDF    = "signatures_before_idf"
+	StatSignaturesAfterIDF     = "signatures_after_idf"
+	StatPartitions             = "partitions"
+	StatLargestGroup           = "largest_group"
+	StatLargestGroupSignatures = "largest_group_signatures"
+	StatPairs                  = "pairs"
+	StatSameSitePairs          = "same_site_pairs"
+	statSkippedPrefix          = "skipped/"
+	statCappedPrefix           = "capped/"
+	statLanguagePrefix         = "languages/"
 )
 
 // SummaryFile is the name of the summary under the output directory.
@@ -65,19 +66,20 @@ type Summary struct {
 	// SharedBlockSignatures: signatures (with repeats) of shared
 	// boilerplate blocks dropped before the IDF filter
 	// (transforms.DropSharedBlocks, --shared_block_pages).
-	SharedBlockSignatures int           `json:"shared_block_signatures"`
-	SignaturesBeforeIDF   int           `json:"signatures_before_idf"` // Σ|d| over documents entering the IDF filter
-	SignaturesAfterIDF    int           `json:"signatures_after_idf"`  // Σ|d| over the same documents after it
-	Partitions            int           `json:"partitions"`            // distinct groups matched (τ partitions for spotsigs)
-	LargestGroup          int           `json:"largest_group"`         // documents in the largest group (home + guests)
-	Pairs                 int           `json:"pairs"`                 // lines of pairs written, exact-copy lines included
-	SameSitePairs         int           `json:"same_site_pairs"`       // pairs of one site at tau or above but below same_site_tau: not near-duplicates, not written
-	ExactCopies           int           `json:"exact_copies"`          // documents collapsed into an exact-copy representative (pairs lines with exact true)
-	Kept                  int           `json:"kept"`                  // pages kept (decisions-*.jsonl, keep true)
-	Dropped               int           `json:"dropped"`               // pages dropped; kept + dropped = decision lines
-	DecideResidual        int           `json:"decide_residual"`       // pages still undecided after the rounds, decided on one worker
-	ClusterSizes          map[int]int   `json:"cluster_sizes"`         // cluster size (kept page + its dropped pages) -> clusters
-	Parameters            config.Params `json:"parameters"`
+	SharedBlockSignatures  int           `json:"shared_block_signatures"`
+	SignaturesBeforeIDF    int           `json:"signatures_before_idf"`    // Σ|d| over documents entering the IDF filter
+	SignaturesAfterIDF     int           `json:"signatures_after_idf"`     // Σ|d| over the same documents after it
+	Partitions             int           `json:"partitions"`               // distinct groups matched (τ partitions for spotsigs)
+	LargestGroup           int           `json:"largest_group"`            // documents in the largest group or task (home + guests)
+	LargestGroupSignatures int           `json:"largest_group_signatures"` // Σ|d| of the largest group or task by signatures
+	Pairs                  int           `json:"pairs"`                    // lines of pairs written, exact-copy lines included
+	SameSitePairs          int           `json:"same_site_pairs"`          // pairs of one site at tau or above but below same_site_tau: not near-duplicates, not written
+	ExactCopies            int           `json:"exact_copies"`             // documents collapsed into an exact-copy representative (pairs lines with exact true)
+	Kept                   int           `json:"kept"`                     // pages kept (decisions-*.jsonl, keep true)
+	Dropped                int           `json:"dropped"`                  // pages dropped; kept + dropped = decision lines
+	DecideResidual         int           `json:"decide_residual"`          // pages still undecided after the rounds, decided on one worker
+	ClusterSizes           map[int]int   `json:"cluster_sizes"`            // cluster size (kept page + its dropped pages) -> clusters
+	Parameters             config.Params `json:"parameters"`
 	// Languages counts, per language, the documents with >= 1 signature
 	// once shared blocks are dropped (before the IDF filter and
 	// --min_signatures; "und": pages of unidentified language, signed
@@ -228,6 +230,8 @@ func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats fu
 			sum.Partitions += v
 		case k == StatLargestGroup:
 			sum.LargestGroup = max(sum.LargestGroup, v)
+		case k == StatLargestGroupSignatures:
+			sum.LargestGroupSignatures = max(sum.LargestGroupSignatures, v)
 		case k == StatPairs:
 			sum.Pairs += v
 		case k == StatSameSitePairs:

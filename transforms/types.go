@@ -11,81 +11,187 @@ import (
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
-	"github.com/ndd-beam/ndd-beam/warc"
 )
 
 func init() {
 	beam.RegisterCoder(reflect.TypeOf((*Doc)(nil)).Elem(), EncodeDoc, DecodeDoc)
+	beam.RegisterCoder(reflect.TypeOf((*Batch)(nil)).Elem(), EncodeBatch, DecodeBatch)
 	beam.RegisterType(reflect.TypeOf((*Reject)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*PairRecord)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*Candidate)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*Posting)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*Entry)(nil)).Elem())
 }
 
-// Doc is one document on its way through the job: its record's identity
-// (warc.Ref) and its multiset of signatures (spotsig.Vector, paper §4.1.2). Guest is set on
-// the copy of a document that KeyByGroup sends to a neighbouring partition as
-// a guest (§4.2); it is false everywhere else.
+// Doc is one document on its way through the job: the page it was signed
+// from (Page: its record's identity, warc.Ref, its rank under the keep
+// policy, its text digest and caps; Decide needs them) and its multiset of
+// signatures (spotsig.Vector, paper §4.1.2). Batch is the ID of the Batch
+// it travels in from Extract on. Guest is set on the copy of a document
+// that KeyByGroup sends to a neighbouring partition as a guest (§4.2); it
+// is false everywhere else.
 //
 // Between Extract and DropSharedBlocks, with config.Params.SharedBlockPages
 // > 0, Vec is empty and Blocks holds the signatures per text block
-// (dedup.Doc); everywhere else Blocks is nil. From CollapseExact on, Site
-// is the site of the document's exact-copy group (dedup.Head), for the
-// same-site rule of matching (match.SiteRule); before it, match.NoSite.
+// (dedup.Doc); everywhere else Blocks is nil. From CollapseExact on, the
+// document represents its exact-copy group: Site is the group's site
+// (dedup.Head, for the same-site rule match.SiteRule; before it,
+// match.NoSite) and Group says how many pages it stands for and which of
+// them ranks first.
 type Doc struct {
-	warc.Ref
+	Page
+	Batch  string
 	Guest  bool
 	Site   match.Site
+	Group  Group
 	Vec    spotsig.Vector
 	Blocks []spotsig.Block
 }
 
-// docCoderVersion is the first byte of every encoded Doc, so a worker of
-// another build fails loudly instead of misreading the bytes.
-const docCoderVersion = 5
+// Group is what the representative of an exact-copy group knows of it:
+// its Size (members, the representative included; 0 before CollapseExact)
+// and Best, the member of highest priority (smallest rank) when that is
+// not the representative itself (the zero Page otherwise).
+type Group struct {
+	Size int
+	Best Page
+}
 
-// EncodeDoc is Doc's Beam coder: a version byte, then RecordID, URI, File as
-// uvarint length + bytes, Offset and Inner as zig-zag varints, Guest as one
-// byte, Site as 8 bytes little-endian, the vector (the number of distinct signatures n as a uvarint, the n ascending
-// hashes as uvarint deltas from the previous hash (the first from 0), and
-// the n frequencies as uvarints), then the number of blocks as a uvarint
-// and per block its hash (8 bytes, little-endian), Main as one byte, Prev
-// and Next (8 bytes each), Lang as uvarint length + bytes and its vector.
-// A vector of n signatures thus costs at most 10n + 5n bytes, in
-// practice about 10 (8–9 for a random 64-bit hash delta, 1 for the
-// frequency).
-func EncodeDoc(d Doc) []byte {
-	n := len(d.Vec.Hashes)
-	buf := make([]byte, 0, 1+3*binary.MaxVarintLen32+len(d.RecordID)+len(d.URI)+len(d.File)+
-		2*binary.MaxVarintLen64+1+n*(binary.MaxVarintLen64+2))
-	buf = append(buf, docCoderVersion)
-	buf = appendString(buf, d.RecordID)
-	buf = appendString(buf, d.URI)
-	buf = appendString(buf, d.File)
-	buf = binary.AppendVarint(buf, d.Offset)
-	buf = binary.AppendVarint(buf, d.Inner)
-	if d.Guest {
-		buf = append(buf, 1)
-	} else {
-		buf = append(buf, 0)
+// BestPage is the page of highest priority among the pages d stands for.
+func (d Doc) BestPage() Page {
+	if d.Group.Best.File != "" || d.Group.Best.RecordID != "" {
+		return d.Group.Best
 	}
+	return d.Page
+}
+
+// Batch is up to maxBatchDocs documents, or maxBatchBytes of them, made in
+// one bundle, moved and joined together: a crawl is mostly pages nothing
+// else refers to, and every stage that can works on a batch at once, so the
+// runner handles one element per batch rather than per page. ID is the
+// warc.Ref.ID of its first document, unique in the job.
+type Batch struct {
+	ID   string
+	Docs []Doc
+}
+
+// Batch limits: a batch holds at most maxBatchDocs documents and is closed
+// once its encoded size passes maxBatchBytes, well below the 10 MB a
+// shuffled element may have on Flink.
+const (
+	maxBatchDocs  = 1000
+	maxBatchBytes = 4 << 20
+)
+
+// docCoderVersion is the first byte of every encoded Doc and Batch, so a
+// worker of another build fails loudly instead of misreading the bytes.
+const docCoderVersion = 6
+
+// EncodeDoc is Doc's Beam coder: a version byte, then the document
+// (appendDoc).
+func EncodeDoc(d Doc) []byte {
+	return appendDoc(append(make([]byte, 0, 64+len(d.RecordID)+len(d.URI)+len(d.File)+12*len(d.Vec.Hashes)), docCoderVersion), d)
+}
+
+// appendDoc appends d: its page (appendPage), Batch as uvarint length +
+// bytes, Guest as one byte, Site as 8 bytes little-endian, Group (Size as a
+// uvarint, then one byte 1 and Best's page, or 0), the vector (the number
+// of distinct signatures n as a uvarint, the n ascending hashes as uvarint
+// deltas from the previous hash (the first from 0), and the n frequencies
+// as uvarints), then the number of blocks as a uvarint and per block its
+// hash (8 bytes, little-endian), Main as one byte, Prev and Next (8 bytes
+// each), Lang as uvarint length + bytes and its vector. A vector of n
+// signatures thus costs at most 10n + 5n bytes, in practice about 10 (8–9
+// for a random 64-bit hash delta, 1 for the frequency).
+func appendDoc(buf []byte, d Doc) []byte {
+	buf = appendPage(buf, d.Page)
+	buf = appendString(buf, d.Batch)
+	buf = appendBool(buf, d.Guest)
 	buf = binary.LittleEndian.AppendUint64(buf, uint64(d.Site))
+	buf = binary.AppendUvarint(buf, uint64(d.Group.Size))
+	hasBest := d.Group.Best.File != "" || d.Group.Best.RecordID != ""
+	buf = appendBool(buf, hasBest)
+	if hasBest {
+		buf = appendPage(buf, d.Group.Best)
+	}
 	buf = appendVector(buf, d.Vec)
 	buf = binary.AppendUvarint(buf, uint64(len(d.Blocks)))
 	for _, b := range d.Blocks {
 		buf = binary.LittleEndian.AppendUint64(buf, b.Hash)
-		if b.Main {
-			buf = append(buf, 1)
-		} else {
-			buf = append(buf, 0)
-		}
+		buf = appendBool(buf, b.Main)
 		buf = binary.LittleEndian.AppendUint64(buf, b.Prev)
 		buf = binary.LittleEndian.AppendUint64(buf, b.Next)
 		buf = appendString(buf, b.Lang)
 		buf = appendVector(buf, b.Vec)
 	}
 	return buf
+}
+
+// appendPage appends a page: RecordID, URI, File as uvarint length +
+// bytes, Offset and Inner as zig-zag varints, Rank and Digest as strings,
+// and Capped as a count and strings.
+func appendPage(buf []byte, p Page) []byte {
+	buf = appendString(buf, p.RecordID)
+	buf = appendString(buf, p.URI)
+	buf = appendString(buf, p.File)
+	buf = binary.AppendVarint(buf, p.Offset)
+	buf = binary.AppendVarint(buf, p.Inner)
+	buf = appendString(buf, p.Rank)
+	buf = appendString(buf, p.Digest)
+	buf = binary.AppendUvarint(buf, uint64(len(p.Capped)))
+	for _, c := range p.Capped {
+		buf = appendString(buf, c)
+	}
+	return buf
+}
+
+func appendBool(buf []byte, b bool) []byte {
+	if b {
+		return append(buf, 1)
+	}
+	return append(buf, 0)
+}
+
+// EncodeBatch is Batch's Beam coder: a version byte, ID as uvarint length +
+// bytes, the number of documents as a uvarint, and each document
+// (appendDoc).
+func EncodeBatch(b Batch) []byte {
+	buf := append(make([]byte, 0, 1024), docCoderVersion)
+	buf = appendString(buf, b.ID)
+	buf = binary.AppendUvarint(buf, uint64(len(b.Docs)))
+	for _, d := range b.Docs {
+		buf = appendDoc(buf, d)
+	}
+	return buf
+}
+
+// DecodeBatch decodes the bytes written by EncodeBatch, with DecodeDoc's
+// checks.
+func DecodeBatch(b []byte) (Batch, error) {
+	var out Batch
+	if len(b) == 0 || b[0] != docCoderVersion {
+		return out, fmt.Errorf("transforms: Batch encoding version %v, want %d", head(b), docCoderVersion)
+	}
+	r := decoder{b: b[1:]}
+	out.ID = r.string()
+	n := r.uvarint()
+	if r.err == nil && n > uint64(len(r.b))/16 { // every document needs >= 16 bytes
+		r.err = errShortDoc
+	}
+	if r.err == nil && n > 0 {
+		out.Docs = make([]Doc, n)
+		for i := range out.Docs {
+			out.Docs[i] = r.doc()
+			if r.err != nil {
+				break
+			}
+		}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = fmt.Errorf("transforms: %d trailing bytes after Batch", len(r.b))
+	}
+	if r.err != nil {
+		return Batch{}, r.err
+	}
+	return out, nil
 }
 
 func appendVector(buf []byte, v spotsig.Vector) []byte {
@@ -108,30 +214,35 @@ var (
 
 // DecodeDoc decodes the bytes written by EncodeDoc. It returns an error on a
 // wrong version byte, truncated input, trailing bytes, a non-minimal varint
-// (so every Doc has exactly one encoding), hashes that are not
-// strictly ascending or a frequency of 0 or above 2^32-1; it never allocates
-// more than the input can describe.
+// (so every Doc has exactly one encoding), a flag byte other than 0 or 1,
+// hashes that are not strictly ascending or a frequency of 0 or above
+// 2^32-1; it never allocates more than the input can describe.
 func DecodeDoc(b []byte) (Doc, error) {
-	var d Doc
 	if len(b) == 0 || b[0] != docCoderVersion {
-		return d, fmt.Errorf("transforms: Doc encoding version %v, want %d", head(b), docCoderVersion)
+		return Doc{}, fmt.Errorf("transforms: Doc encoding version %v, want %d", head(b), docCoderVersion)
 	}
 	r := decoder{b: b[1:]}
-	d.RecordID = r.string()
-	d.URI = r.string()
-	d.File = r.string()
-	d.Offset = r.varint()
-	d.Inner = r.varint()
-	switch g := r.byte(); g {
-	case 0:
-	case 1:
-		d.Guest = true
-	default:
-		if r.err == nil {
-			r.err = fmt.Errorf("transforms: Doc guest flag %d", g)
-		}
+	d := r.doc()
+	if r.err == nil && len(r.b) != 0 {
+		r.err = fmt.Errorf("transforms: %d trailing bytes after Doc", len(r.b))
 	}
+	if r.err != nil {
+		return Doc{}, r.err
+	}
+	return d, nil
+}
+
+// doc reads a document written by appendDoc.
+func (r *decoder) doc() Doc {
+	var d Doc
+	d.Page = r.page()
+	d.Batch = r.string()
+	d.Guest = r.bool()
 	d.Site = match.Site(r.uint64())
+	d.Group.Size = int(r.uvarint())
+	if r.bool() {
+		d.Group.Best = r.page()
+	}
 	d.Vec = r.vector()
 	nb := r.uvarint()
 	if r.err == nil && nb > uint64(len(r.b))/27 { // every block needs >= 27 bytes
@@ -140,21 +251,8 @@ func DecodeDoc(b []byte) (Doc, error) {
 	if r.err == nil && nb > 0 {
 		d.Blocks = make([]spotsig.Block, nb)
 		for i := range d.Blocks {
-			if len(r.b) < 8 {
-				r.err = errShortDoc
-				break
-			}
-			d.Blocks[i].Hash = binary.LittleEndian.Uint64(r.b)
-			r.b = r.b[8:]
-			switch m := r.byte(); m {
-			case 0:
-			case 1:
-				d.Blocks[i].Main = true
-			default:
-				if r.err == nil {
-					r.err = fmt.Errorf("transforms: Doc block main flag %d", m)
-				}
-			}
+			d.Blocks[i].Hash = r.uint64()
+			d.Blocks[i].Main = r.bool()
 			d.Blocks[i].Prev, d.Blocks[i].Next = r.uint64(), r.uint64()
 			d.Blocks[i].Lang = r.string()
 			d.Blocks[i].Vec = r.vector()
@@ -163,13 +261,42 @@ func DecodeDoc(b []byte) (Doc, error) {
 			}
 		}
 	}
-	if r.err == nil && len(r.b) != 0 {
-		r.err = fmt.Errorf("transforms: %d trailing bytes after Doc", len(r.b))
+	return d
+}
+
+// page reads a page written by appendPage.
+func (r *decoder) page() Page {
+	var p Page
+	p.RecordID = r.string()
+	p.URI = r.string()
+	p.File = r.string()
+	p.Offset = r.varint()
+	p.Inner = r.varint()
+	p.Rank = r.string()
+	p.Digest = r.string()
+	n := r.uvarint()
+	if r.err == nil && n > uint64(len(r.b)) {
+		r.err = errShortDoc
 	}
-	if r.err != nil {
-		return Doc{}, r.err
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		p.Capped = append(p.Capped, r.string())
 	}
-	return d, nil
+	return p
+}
+
+// bool reads one byte, 0 or 1.
+func (r *decoder) bool() bool {
+	switch c := r.byte(); c {
+	case 0:
+		return false
+	case 1:
+		return true
+	default:
+		if r.err == nil {
+			r.err = fmt.Errorf("transforms: flag byte %d", c)
+		}
+		return false
+	}
 }
 
 func head(b []byte) any {
@@ -306,21 +433,6 @@ type Candidate = dedup.Candidate
 
 // Reject is one line of rejects-*.jsonl (dedup.Reject).
 type Reject = dedup.Reject
-
-// Posting is one entry of a signature's inverted list during the IDF join:
-// the document (by its fixed-size warc.Ref.ID) and the signature's frequency
-// in it.
-type Posting struct {
-	DocID string
-	Freq  uint32
-}
-
-// Entry is one (signature hash, frequency) component of a document vector
-// while the vector is being rebuilt after the IDF filter.
-type Entry struct {
-	Hash uint64
-	Freq uint32
-}
 
 // PairRecord is one line of pairs-*.jsonl (dedup.PairRecord).
 type PairRecord = dedup.PairRecord

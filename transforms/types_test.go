@@ -21,13 +21,14 @@ func randomDoc(r *rand.Rand, n int) Doc {
 	v := spotsig.NewVector(hashes)
 	v.Freqs[0] = 1<<32 - 1
 	return Doc{
-		Ref: warc.Ref{
+		Page: Page{Ref: warc.Ref{
 			RecordID: "urn:uuid:1d66b0fd-aed4-4e9c-8bf3-660ae81ec115",
 			URI:      "http://example.org/ä?x=1&y=2",
 			File:     "gs://bucket/crawl/file-00001.warc.gz",
 			Offset:   r.Int64N(1 << 40),
 			Inner:    r.Int64N(1 << 20),
-		},
+		}, Rank: "00ff17", Digest: "sha1:abc", Capped: []string{"tokens"}},
+		Batch: "batch-1",
 		Guest: r.IntN(2) == 1,
 		Site:  match.SiteOf("example.org"),
 		Vec:   v,
@@ -36,7 +37,10 @@ func randomDoc(r *rand.Rand, n int) Doc {
 
 func TestDocCoderRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	docs := []Doc{{}, {Ref: warc.Ref{Offset: -1}}, randomDoc(r, 0), randomDoc(r, 1), randomDoc(r, 1000)}
+	docs := []Doc{{}, {Page: Page{Ref: warc.Ref{Offset: -1}}}, randomDoc(r, 0), randomDoc(r, 1), randomDoc(r, 1000)}
+	grouped := randomDoc(r, 3)
+	grouped.Group = Group{Size: 7, Best: Page{Ref: warc.Ref{File: "other", RecordID: "urn:x"}, Rank: "00aa"}}
+	docs = append(docs, grouped)
 	withBlocks := randomDoc(r, 0)
 	withBlocks.Vec = spotsig.Vector{}
 	withBlocks.Blocks = []spotsig.Block{
@@ -96,9 +100,31 @@ func TestDocCoderRejectsCorruptInput(t *testing.T) {
 		t.Error("non-minimal varint: no error")
 	}
 	// A huge signature count must fail before allocating.
-	huge := []byte{docCoderVersion, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f}
+	huge := append(append([]byte{docCoderVersion}, make([]byte, 20)...), 0xff, 0xff, 0xff, 0xff, 0x0f)
 	if _, err := DecodeDoc(huge); err == nil {
 		t.Error("signature count beyond the input: no error")
+	}
+}
+
+// A batch of documents round-trips, and a corrupt one is refused.
+func TestBatchCoderRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	b := Batch{ID: "batch-7", Docs: []Doc{randomDoc(r, 3), randomDoc(r, 0), randomDoc(r, 50)}}
+	enc := EncodeBatch(b)
+	got, err := DecodeBatch(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, b) {
+		t.Errorf("round trip changed the batch:\n got %+v\nwant %+v", got, b)
+	}
+	for cut := 0; cut < len(enc); cut += 7 {
+		if _, err := DecodeBatch(enc[:cut]); err == nil {
+			t.Fatalf("truncated to %d of %d bytes: no error", cut, len(enc))
+		}
+	}
+	if e, err := DecodeBatch(EncodeBatch(Batch{ID: "empty"})); err != nil || e.ID != "empty" || len(e.Docs) != 0 {
+		t.Errorf("empty batch: %+v, %v", e, err)
 	}
 }
 
@@ -124,15 +150,15 @@ func FuzzDecodeDoc(f *testing.F) {
 }
 
 func TestNewPairRecordCanonicalOrder(t *testing.T) {
-	x := Doc{Ref: warc.Ref{RecordID: "urn:b", File: "f", Offset: 1}, Vec: spotsig.NewVector([]uint64{1, 2})}
-	y := Doc{Ref: warc.Ref{RecordID: "urn:a", File: "f", Offset: 9}, Vec: spotsig.NewVector([]uint64{1})}
+	x := Doc{Page: Page{Ref: warc.Ref{RecordID: "urn:b", File: "f", Offset: 1}}, Vec: spotsig.NewVector([]uint64{1, 2})}
+	y := Doc{Page: Page{Ref: warc.Ref{RecordID: "urn:a", File: "f", Offset: 9}}, Vec: spotsig.NewVector([]uint64{1})}
 	for _, p := range []PairRecord{NewPairRecord(x, y, 0.5), NewPairRecord(y, x, 0.5)} {
 		if p.ARecordID != "urn:a" || p.BRecordID != "urn:b" || p.ASignatures != 1 || p.BSignatures != 2 {
 			t.Errorf("not canonical: %+v", p)
 		}
 	}
 	// Same record ID in two files (real archives repeat IDs): file, then offset decide.
-	z := Doc{Ref: warc.Ref{RecordID: "urn:a", File: "e", Offset: 50}}
+	z := Doc{Page: Page{Ref: warc.Ref{RecordID: "urn:a", File: "e", Offset: 50}}}
 	if p := NewPairRecord(y, z, 1); p.AFile != "e" {
 		t.Errorf("tie on record ID not broken by file: %+v", p)
 	}

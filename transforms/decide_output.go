@@ -1,0 +1,74 @@
+package transforms
+
+import (
+	"context"
+	"slices"
+	"strconv"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+)
+
+// The outputs of Decide: clusters formed from the dropped pages, the
+// statistics of the decisions, and the decisions and clusters written as
+// JSON lines.
+
+// pages decided on the residual worker, and clusters per size.
+func decisionStats(s beam.Scope, st *Stats, r DecideResult) {
+	s = s.Scope("DecisionStats")
+	st.Add(beam.CombinePerKey(s, sumInt, beam.Flatten(s,
+		beam.ParDo(s, &decisionStatFn{}, r.Decisions),
+		beam.ParDo(s, clusterStat, r.ClusterSizes))))
+	st.Sum(s, StatDecideResidual, r.Residual)
+}
+
+// decisionStatFn counts a decision as kept or dropped.
+type decisionStatFn struct{}
+
+func (*decisionStatFn) ProcessElement(ctx context.Context, d Decided, emit func(string, int)) {
+	if d.Line.Keep {
+		decideKept.Inc(ctx, 1)
+		emit(StatKept, 1)
+	} else {
+		decideDropped.Inc(ctx, 1)
+		emit(StatDropped, 1)
+	}
+}
+
+func clusterStat(size int) (string, int) { return statClusterPrefix + strconv.Itoa(size), 1 }
+
+// dropKey keys each dropped page by the kept page that dropped it.
+func dropKey(d Decided, emit func(string, Decided)) {
+	if !d.Line.Keep {
+		emit(d.Keeper.ID(), d)
+	}
+}
+
+// clusterFn forms the cluster of one kept page from the pages it dropped.
+type clusterFn struct{}
+
+func (*clusterFn) ProcessElement(_ string, dropped func(*Decided) bool, emit func(ClusterRecord), size func(int)) {
+	var c ClusterRecord
+	var d Decided
+	for dropped(&d) {
+		c.Ref = d.Keeper
+		c.Dropped = append(c.Dropped, d.Line.RecordID)
+	}
+	slices.Sort(c.Dropped)
+	c.Size = 1 + len(c.Dropped)
+	emit(c)
+	size(c.Size)
+}
+
+// WriteDecisions writes the decisions (Decided) as JSON lines (see
+// DecisionRecord) to <out.Dir>/decisions-SSSSS-of-NNNNN.jsonl, and the clusters
+// (ClusterRecord) to <out.Dir>/clusters-SSSSS-of-NNNNN.jsonl, see WriteLines.
+func WriteDecisions(s beam.Scope, out *Outputs, r DecideResult) {
+	s = s.Scope("WriteDecisions")
+	WriteLines(s, out, "decisions", beam.ParDo(s, decisionLine, r.Decisions))
+	WriteLines(s, out, "clusters", beam.ParDo(s, clusterLine, r.Clusters))
+}
+
+func decisionLine(d Decided) (string, error) { return jsonLine(d.Line) }
+
+func clusterLine(c ClusterRecord) (string, error) { return jsonLine(c) }
+
