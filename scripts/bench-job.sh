@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench-job.sh: the job-level benchmarks of issue 12 (docs/benchmarks.md,
+# bench-job.sh: the job-level benchmarks (docs/benchmarks.md,
 # "Job cost"), each figure from one run on this machine:
 #   gold    both dev gold sets together: gunzip CPU, the direct job's CPU and
 #           peak RSS, the in-process runner's (ndd-eval inprocess) CPU and RSS,
@@ -11,7 +11,13 @@
 #           line, plain and with --compression=gzip
 #   scaled  the dev gold set 16 times, 5 % of words perturbed per copy
 #           (ndd-eval scaled): the direct job's CPU, RSS, largest task
-# Usage: scripts/bench-job.sh [gold|skewed|scaled]... (default: gold skewed)
+#   crawl   a crawl-shaped input of short pages (ndd-eval crawl, seeded:
+#           100,000 distinct articles, 5,000 soft-404s, 2,000 copies, 1,000
+#           one-word variants; CRAWL_SCALE=10 for ten times as many):
+#           gunzip, the in-process job, the direct job and the prism job,
+#           their CPU, peak RSS and wall, the ratios, and the direct and
+#           prism outputs compared byte for byte
+# Usage: scripts/bench-job.sh [gold|skewed|scaled|crawl]... (default: gold skewed)
 # Needs ../shared/data; writes under ${BENCH_DIR:-/tmp/ndd-bench}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -83,7 +89,26 @@ for what in "${@:-gold skewed}"; do
       job scaled "$dir/scaled/scaled.warc.gz"
       grep -o '"documents": *[0-9]*\|"pairs": *[0-9]*\|"largest_group": *[0-9]*\|"partitions": *[0-9]*' "$dir/out-scaled/summary.json" | tr '\n' ' '; echo
       ;;
-    *) echo "bench-job.sh: unknown benchmark $w (gold, skewed, scaled)" >&2; exit 2 ;;
+    crawl)
+      k=${CRAWL_SCALE:-1}
+      c="$dir/crawl-x$k"
+      [ -f "$c/crawl.warc.gz" ] || "$dir/ndd-eval" crawl --out "$c" --gold "$shared/goldset" \
+        --distinct $((100000 * k)) --soft404 $((5000 * k)) --copies $((2000 * k)) --variants $((1000 * k))
+      rm -f "$dir/rounds.$$"
+      measure "gunzip crawl" sh -c "gzip -dc $c/crawl.warc.gz > /dev/null"
+      measure "in-process crawl" "$dir/ndd-eval" inprocess "$c/crawl.warc.gz"
+      job crawl "$c/crawl.warc.gz"
+      rm -rf "$dir/out-crawl-prism"
+      measure "prism crawl" "$dir/ndd-beam" --runner=prism --input="$c/crawl.warc.gz" --output="$dir/out-crawl-prism/"
+      awk '{name = substr($0, 1, 28); sub(/ +$/, "", name); cpu[name] = $(NF - 8); wall[name] = $(NF - 2)}
+        END {d = cpu["direct crawl"]; p = cpu["in-process crawl"]
+          printf "direct/in-process CPU %.2f (target <= 1.5), direct wall/CPU %.2f (<= 0.65 on idle cores)\n", d / p, wall["direct crawl"] / d}' "$dir/rounds.$$"
+      for f in pairs decisions clusters; do
+        cmp -s <(cat "$dir"/out-crawl/$f-*) <(cat "$dir"/out-crawl-prism/$f-*) && echo "crawl $f: direct = prism" || echo "crawl $f: direct != prism"
+      done
+      grep -o '"pairs": *[0-9]*\|"kept": *[0-9]*\|"dropped": *[0-9]*\|"partitions": *[0-9]*\|"largest_group_signatures": *[0-9]*' "$dir/out-crawl/summary.json" | tr '\n' ' '; echo
+      ;;
+    *) echo "bench-job.sh: unknown benchmark $w (gold, skewed, scaled, crawl)" >&2; exit 2 ;;
     esac
   done
 done

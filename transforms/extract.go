@@ -162,7 +162,9 @@ func (fn *ExtractFn) takeOldest(ctx context.Context, batch func(Batch), reject f
 }
 
 // batcher gathers documents into Batches: a batch is emitted once it holds
-// maxBatchDocs documents or about maxBatchBytes.
+// maxBatchDocs documents, and before a document that would take it past
+// maxBatchBytes, so a batch is at most maxBatchBytes or one document
+// (docs/deploy.md: elements stay under the 10 MB of cluster runners).
 type batcher struct {
 	b     Batch
 	bytes int
@@ -171,12 +173,16 @@ type batcher struct {
 // add adds d to the current batch (whose ID is its first document's
 // warc.Ref.ID), emitting it when full.
 func (bt *batcher) add(d Doc, emit func(Batch)) {
+	n := docBytes(d)
+	if len(bt.b.Docs) > 0 && bt.bytes+n > maxBatchBytes {
+		bt.flush(emit)
+	}
 	if len(bt.b.Docs) == 0 {
 		bt.b.ID = d.ID()
 	}
 	d.Batch = bt.b.ID
 	bt.b.Docs = append(bt.b.Docs, d)
-	bt.bytes += docBytes(d)
+	bt.bytes += n
 	if len(bt.b.Docs) >= maxBatchDocs || bt.bytes >= maxBatchBytes {
 		bt.flush(emit)
 	}

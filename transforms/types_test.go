@@ -128,6 +128,62 @@ func TestBatchCoderRoundTrip(t *testing.T) {
 	}
 }
 
+// TestBatcherBoundsElements: batches keep every document once, in order,
+// and no encoded batch reaches the 10 MB element limit of cluster runners
+// (docs/deploy.md), even when documents at --max_signatures arrive after a
+// batch is nearly full.
+func TestBatcherBoundsElements(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	var in []Doc
+	for i := range 40 {
+		n := r.IntN(3000)
+		if i%7 == 3 {
+			n = spotsig.DefaultMaxSignatures // the largest vector extraction emits
+		}
+		d := randomDoc(r, n)
+		d.Offset = int64(i)
+		d.Blocks = []spotsig.Block{{Vec: d.Vec}} // blocks repeat the vector's signatures
+		in = append(in, d)
+	}
+	var bt batcher
+	var out []Batch
+	emit := func(b Batch) { out = append(out, b) }
+	for _, d := range in {
+		bt.add(d, emit)
+	}
+	bt.flush(emit)
+	var got []int64
+	for _, b := range out {
+		if size := len(EncodeBatch(b)); size >= 10<<20 {
+			t.Errorf("batch of %d documents encodes to %d bytes", len(b.Docs), size)
+		}
+		est := 0
+		for _, d := range b.Docs {
+			est += docBytes(d)
+		}
+		if len(b.Docs) > 1 && est > maxBatchBytes {
+			t.Errorf("batch of %d documents holds about %d bytes, more than %d", len(b.Docs), est, maxBatchBytes)
+		}
+		for _, d := range b.Docs {
+			if d.Batch != b.ID || b.ID != b.Docs[0].ID() {
+				t.Errorf("document %d in batch %q names batch %q", d.Offset, b.ID, d.Batch)
+			}
+			got = append(got, d.Offset)
+		}
+	}
+	if len(got) != len(in) {
+		t.Fatalf("%d documents in, %d out", len(in), len(got))
+	}
+	for i, o := range got {
+		if o != int64(i) {
+			t.Fatalf("document %d came out at position %d", o, i)
+		}
+	}
+	if len(out) < 5 {
+		t.Errorf("%d batches for %d documents of up to %d signatures: the byte bound did not cut", len(out), len(in), spotsig.DefaultMaxSignatures)
+	}
+}
+
 func FuzzDecodeDoc(f *testing.F) {
 	f.Add(EncodeDoc(randomDoc(rand.New(rand.NewPCG(7, 8)), 5)))
 	f.Add([]byte{docCoderVersion})
