@@ -67,7 +67,8 @@ eval:
 		--ml-warc $(GOLDSET_ML)/gold.warc.gz --ml-truth $(GOLDSET_ML)/truth.jsonl \
 		--boilerplate-warc $(GOLDSET_ML)/gold.warc.gz --boilerplate-truth $(GOLDSET_ML)/truth.jsonl
 
-## report: report.md with PNG plots (cluster sizes, Jaccard of the pairs, hosts with most drops, skip reasons) for the run in OUTPUT
+## report: the run report of the run in OUTPUT, one self-contained HTML file beside it (out/ gives out.report.html;
+## docs/outputs.md): summary, plots, dropped pages beside their kept pages
 report:
 	$(GO) run ./cmd/ndd-eval report $(OUTPUT)
 
@@ -79,4 +80,4 @@ check-decisions:
 	$(GO) run ./cmd/ndd-eval decisions --decisions 'out-check/gold/decisions-*.jsonl' --truth $(GOLDSET)/truth.jsonl
 
 clean:
-	rm -rf out out-check bin
+	rm -rf out out-check bin out.report.html
