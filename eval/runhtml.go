@@ -45,8 +45,12 @@ var sizeBins = []struct {
 	label  string
 }{{2, 2, "2"}, {3, 3, "3"}, {4, 4, "4"}, {5, 9, "5–9"}, {10, 19, "10–19"}, {20, 49, "20–49"}, {50, 99, "50–99"}, {100, 999, "100–999"}, {1000, int(^uint(0) >> 1), "≥1000"}}
 
-// maxHosts is how many hosts the hosts plot shows.
-const maxHosts = 15
+// maxHosts is how many hosts the hosts plot shows, maxHostRows how many
+// its table lists (a crawl of many sites has a host per drop).
+const (
+	maxHosts    = 15
+	maxHostRows = 100
+)
 
 // WriteHTML writes the report as one self-contained HTML page: the plots
 // are inline SVG, the styles inline, nothing is fetched and nothing runs.
@@ -148,10 +152,10 @@ func (r *RunReport) charts() ([]chartSection, error) {
 	}
 	note := "Hosts of the dropped pages, most drops first."
 	if len(hosts) > maxHosts {
-		note += fmt.Sprintf(" The plot shows the first %d of %d hosts; the table lists all.", maxHosts, len(hosts))
+		note += fmt.Sprintf(" The plot shows the first %d of %d hosts, the table the first %d.", maxHosts, len(hosts), min(maxHostRows, len(hosts)))
 	}
 	s := chartSection{ID: "hosts", Title: "Hosts with most dropped pages", Note: note, Empty: "No page was dropped.",
-		Head: [2]string{"host", "dropped pages"}, Rows: hosts}
+		Head: [2]string{"host", "dropped pages"}, Rows: hosts[:min(maxHostRows, len(hosts))]}
 	c = barChart{Title: "Hosts with most dropped pages", CountLabel: "dropped pages", Horizontal: true}
 	for _, rw := range hosts[:min(maxHosts, len(hosts))] {
 		c.Labels, c.Counts = append(c.Labels, rw.Label), append(c.Counts, rw.Count)

@@ -138,7 +138,11 @@ func LoadDropSamples(ds []DecisionRecord, p config.Params) ([]DropSample, error)
 // text, or nil after setting pg.Err.
 func loadSamplePage(pg *SamplePage, p config.Params, opts []spotsig.Option) []byte {
 	rec, err := readRecordAt(pg.File, pg.Offset, pg.Inner, p.WARCOptions())
-	if err == nil && rec.Skip != "" {
+	switch {
+	case err != nil:
+	case rec.RecordID != pg.RecordID:
+		err = fmt.Errorf("%s: the record at offset %d+%d is %q, not %q (was the file changed?)", pg.File, pg.Offset, pg.Inner, rec.RecordID, pg.RecordID)
+	case rec.Skip != "":
 		err = fmt.Errorf("the record is skipped when read here: %s", rec.Skip)
 	}
 	var text []byte
@@ -179,7 +183,7 @@ func readRecordAt(name string, offset, inner int64, opts warc.Options) (warc.Rec
 	}
 	var found warc.Record
 	err = warc.ReadFile(f, name, opts, func(r warc.Record) error {
-		if r.Offset == 0 && r.InnerOffset == inner {
+		if r.Offset == 0 && r.InnerOffset == inner && r.Skip != warc.SkipUnreadable {
 			found = r
 			return errFound
 		}

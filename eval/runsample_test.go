@@ -1,8 +1,12 @@
 package eval
 
 import (
+	"bytes"
+	"os"
 	"reflect"
 	"testing"
+
+	"github.com/ndd-beam/ndd-beam/warc"
 )
 
 // Runs of five words both texts hold are marked, case aside; a Han or
@@ -39,5 +43,43 @@ func TestSharedSignatures(t *testing.T) {
 	n, top := sharedSignatures([]string{"a:x", "a:x", "b:y", "c:z"}, []string{"a:x", "a:x", "a:x", "c:z", "d:w"}, 1)
 	if n != 3 || !reflect.DeepEqual(top, []string{"a:x"}) {
 		t.Errorf("shared %d, top %q; want 3, [a:x]", n, top)
+	}
+}
+
+// readRecordAt finds a record by seeking to its offset: in a file of one
+// gzip member per record, in a plain .warc, and inside the one gzip member
+// of a ClueWeb09 file (inner offsets); it gives what reading the whole
+// file gives.
+func TestReadRecordAt(t *testing.T) {
+	for _, name := range []string{"../testdata/aut__example.warc.gz", "../testdata/npm-warc-1.0.1__CC-MAIN-20140820021334-00006-ip-10-180-136-8.ec2.internal.warc",
+		"../testdata/copycat__clueweb-09-sample-en0000-00.warc.gz"} {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var recs []warc.Record
+		err = warc.ReadFile(f, name, warc.Options{}, func(r warc.Record) error {
+			if r.Skip == "" {
+				recs = append(recs, r)
+			}
+			return nil
+		})
+		f.Close()
+		if err != nil || len(recs) < 3 {
+			t.Fatalf("%s: %d pages, %v", name, len(recs), err)
+		}
+		for _, want := range []warc.Record{recs[0], recs[len(recs)/2], recs[len(recs)-1]} {
+			got, err := readRecordAt(name, want.Offset, want.InnerOffset, warc.Options{})
+			if err != nil {
+				t.Errorf("%s @ %d+%d: %v", name, want.Offset, want.InnerOffset, err)
+				continue
+			}
+			if got.RecordID != want.RecordID || !bytes.Equal(got.Payload, want.Payload) || got.ContentType != want.ContentType {
+				t.Errorf("%s @ %d+%d: read %s (%d bytes), want %s (%d bytes)", name, want.Offset, want.InnerOffset, got.RecordID, len(got.Payload), want.RecordID, len(want.Payload))
+			}
+		}
+		if _, err := readRecordAt(name, recs[1].Offset+1, 0, warc.Options{}); err == nil {
+			t.Errorf("%s: a record found one byte after a record's start", name)
+		}
 	}
 }
