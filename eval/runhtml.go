@@ -59,15 +59,13 @@ func (r *RunReport) WriteHTML(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	methods := make([]struct {
+	type method struct {
 		Method        string
 		Kept, Dropped int
-	}, 0, len(r.ByMethod))
+	}
+	var methods []method
 	for _, m := range sortedKeys(r.ByMethod) {
-		methods = append(methods, struct {
-			Method        string
-			Kept, Dropped int
-		}{m, r.ByMethod[m][0], r.ByMethod[m][1]})
+		methods = append(methods, method{m, r.ByMethod[m][0], r.ByMethod[m][1]})
 	}
 	return runReportTmpl.Execute(w, map[string]any{
 		"R":        r,

@@ -193,7 +193,7 @@ func readRecordAt(name string, offset, inner int64, opts warc.Options) (warc.Rec
 		return nil
 	})
 	switch {
-	case err == errFound:
+	case errors.Is(err, errFound):
 		return found, nil
 	case err == nil:
 		return warc.Record{}, fmt.Errorf("%s: no record at offset %d+%d", name, offset, inner)
