@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,6 +39,12 @@ func jobOutput(t *testing.T) string {
 	if err := pipeline.Validate(context.Background(), &cfg); err != nil {
 		t.Fatal(err)
 	}
+	beam.Init() // after flag parsing, as Beam wants; it installs Beam's slog handler
+	// The direct runner logs its whole graph at INFO; the test wants only
+	// what went wrong.
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	defer slog.SetDefault(prev)
 	p, s := beam.NewPipelineWithRoot()
 	if err := pipeline.Build(s, cfg); err != nil {
 		t.Fatal(err)
