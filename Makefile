@@ -10,7 +10,7 @@ REALSET ?= ../shared/data/realset
 # REALPAGES: the WARC files of eval/realpages (not in the repository; its README says how to fetch them)
 REALPAGES ?= ../realpages-data
 
-.PHONY: run test bench bench-go bench-job worker lint eval fuzz clean template template-metadata report check-decisions
+.PHONY: run test bench bench-go bench-job worker lint eval fuzz clean template template-metadata report report-browser-check check-decisions
 
 ## run: the job on the bundled real WARC files, direct runner, default parameters
 run:
@@ -68,9 +68,18 @@ eval:
 		--ml-warc $(GOLDSET_ML)/gold.warc.gz --ml-truth $(GOLDSET_ML)/truth.jsonl \
 		--boilerplate-warc $(GOLDSET_ML)/gold.warc.gz --boilerplate-truth $(GOLDSET_ML)/truth.jsonl
 
-## report: report.md with PNG plots (cluster sizes, Jaccard of the pairs, hosts with most drops, skip reasons) for the run in OUTPUT
+## report: the run report of the run in OUTPUT, one self-contained HTML file beside it (out/ gives out.report.html;
+## docs/outputs.md): summary, plots, dropped pages beside their kept pages
 report:
 	$(GO) run ./cmd/ndd-eval report $(OUTPUT)
+
+## report-browser-check: the run report of the job on testdata rendered in headless Chromium (CHROMIUM; Debian
+## packages chromium and chromium-driver); fails on a broken image, a plot without bars, a bar past its axes, a cut-off
+## label, a sample without text or marks. REPORT=FILE checks that report instead; SCREENSHOT=FILE.png saves a screenshot
+CHROMIUM ?= /usr/bin/chromium
+report-browser-check:
+	NDD_CHROMIUM=$(CHROMIUM) NDD_REPORT_HTML=$(REPORT) NDD_REPORT_SCREENSHOT=$(SCREENSHOT) \
+		$(GO) test -count=1 -v -run '^TestRunReportInBrowser$$' ./eval/
 
 ## check-decisions: the job on the dev gold set and on every shared WARC; the guarantees of their decisions checked from the outputs; drop precision/recall on the gold set
 check-decisions:
@@ -80,4 +89,4 @@ check-decisions:
 	$(GO) run ./cmd/ndd-eval decisions --decisions 'out-check/gold/decisions-*.jsonl' --truth $(GOLDSET)/truth.jsonl
 
 clean:
-	rm -rf out out-check bin
+	rm -rf out out-check bin out.report.html

@@ -17,4 +17,13 @@
 // and then runs any number of methods (SpotSigs, shingles, LSH, I-Match,
 // descriptive words) and thresholds τ over the cached texts, so a τ sweep
 // costs only signatures and matching. It never imports Beam.
+//
+// # Run report
+//
+// LoadRunReport reads one job output directory (summary.json, pairs,
+// decisions, clusters) and LoadSamples reads a sample of dropped pages and
+// their kept pages back from the WARC files; WriteHTML writes it all as one
+// self-contained HTML page with gonum/plot SVG plots (`ndd-eval report`,
+// docs/outputs.md). Its tests run the Beam job on testdata from the
+// external test package, so only the test binary links Beam.
 package eval

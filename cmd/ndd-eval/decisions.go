@@ -125,37 +125,87 @@ func checkDir(dir string) ([]error, int, error) {
 	return eval.CheckDecisions(ds, cs, ps, sum.Parameters), len(ds), nil
 }
 
-// runEvalReport writes the per-run report (report.md and its plots) of a
-// job output directory.
+const reportUsage = `usage: ndd-eval report [--report FILE] [--samples N] OUTPUT_DIR
+
+Write the run report of the job output in OUTPUT_DIR (a local directory
+with summary.json, pairs, decisions and clusters, plain or gzipped) as one
+self-contained HTML file to open in a browser: the summary (pages read,
+kept, dropped, exact copies and near-duplicates, rejects), plots of the
+cluster sizes, the Jaccard of the pairs, the hosts with most dropped pages
+and the rejects by reason, and N dropped pages beside the pages they were
+dropped for, their shared text marked. The texts are read from the WARC
+files the decision lines name (local paths, relative to the working
+directory).
+
+The file goes beside OUTPUT_DIR, never into it (the next run's --overwrite
+refuses a directory that holds files it did not write): out/ gives
+out.report.html.
+
+`
+
+// runEvalReport writes the run report (one HTML file) of a job output
+// directory.
 func runEvalReport(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ndd-eval report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
-	out := fs.String("out", "", "directory for report.md and its PNG plots (default: the output directory itself)")
+	fs.Usage = func() { fmt.Fprint(stderr, reportUsage); fs.PrintDefaults() }
+	report := fs.String("report", "", "the HTML file to write (default: OUTPUT_DIR without its trailing slash + \".report.html\"); not inside OUTPUT_DIR")
+	samples := fs.Int("samples", 10, "dropped pages shown beside their kept page (0: none)")
 	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
 		return 2
 	}
-	if fs.NArg() != 1 {
+	if fs.NArg() != 1 || *samples < 0 {
 		fs.Usage()
 		return 2
 	}
 	dir := fs.Arg(0)
-	if *out == "" {
-		*out = dir
+	path, err := reportPath(dir, *report)
+	if err != nil {
+		fmt.Fprintln(stderr, "ndd-eval report:", err)
+		return 2
 	}
-	r, err := eval.LoadRunReport(dir)
+	r, err := eval.LoadRunReport(dir, *samples)
 	if err == nil {
-		err = os.MkdirAll(*out, 0o755)
+		err = r.LoadSamples(*samples)
 	}
 	if err == nil {
-		err = r.Write(*out)
+		err = writeBuffered(path, r.WriteHTML)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ndd-eval report:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "ndd-eval: report in %s\n", filepath.Join(*out, "report.md"))
+	fmt.Fprintf(stdout, "ndd-eval: report in %s\n", path)
 	return 0
+}
+
+// reportPath is where the report of the output directory dir goes: flag
+// if set, else beside dir ("out/" gives "out.report.html"). A path inside
+// dir is refused: the job's --overwrite refuses a directory holding files
+// it did not write, so the report would break the next run.
+func reportPath(dir, flag string) (string, error) {
+	clean := filepath.Clean(dir)
+	if flag == "" {
+		if base := filepath.Base(clean); base == "." || base == ".." || base == string(filepath.Separator) {
+			return "", fmt.Errorf("no name beside %q to write the report to; give --report FILE", dir)
+		}
+		return clean + ".report.html", nil
+	}
+	absDir, err := filepath.Abs(clean)
+	if err != nil {
+		return "", err
+	}
+	absRep, err := filepath.Abs(flag)
+	if err != nil {
+		return "", err
+	}
+	if rel, err := filepath.Rel(absDir, absRep); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("--report %s is inside the output directory %s, whose next run --overwrite would refuse; write it beside", flag, dir)
+	}
+	return flag, nil
 }
 
 // runEvalSkewed writes the skewed crawl of issue 12 (eval.WriteSkewedCrawl).

@@ -14,7 +14,7 @@ func writeOutput(t *testing.T, pairs, decisions, clusters string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range map[string]string{
-		"summary.json":                   `{"records":5,"documents":3,"skipped":{"request":1,"not-html":1},"parameters":{"tau":0.2,"same_site_tau":0.9}}`,
+		"summary.json":                   `{"records":5,"documents":3,"skipped":{"request":1,"not-html":1},"pairs":1,"kept":2,"dropped":1,"parameters":{"tau":0.2,"same_site_tau":0.9}}`,
 		"pairs-00000-of-00001.jsonl":     pairs,
 		"decisions-00000-of-00001.jsonl": decisions,
 		"clusters-00000-of-00001.jsonl":  clusters,
@@ -69,26 +69,44 @@ func TestRunEvalCheck(t *testing.T) {
 	}
 }
 
+// The report goes beside the output directory, never into it (the next
+// run's --overwrite would refuse the directory); a page whose WARC file is
+// not there is shown without its text.
 func TestRunEvalReport(t *testing.T) {
 	dir := writeOutput(t, okPairs, okDecisions, okClusters)
+	before, _ := os.ReadDir(dir)
 	var out, errb bytes.Buffer
-	if code := runEvalReport([]string{dir}, &out, &errb); code != 0 {
+	if code := runEvalReport([]string{dir + "/"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	page, err := os.ReadFile(dir + ".report.html")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| pages dropped | 1 |", "| y.example | 1 |", "| request | 1 |", "| 2 | 1 |", "![jaccard](jaccard.png)"} {
-		if !strings.Contains(string(md), want) {
-			t.Errorf("report.md lacks %q:\n%s", want, md)
+	for _, want := range []string{`data-count="kept">2<`, `data-count="dropped">1<`, "<tr><td>y.example</td><td class=\"n\">1</td></tr>",
+		"<tr><td>request</td><td class=\"n\">1</td></tr>", "dropped: http://y.example/b", "kept: http://x.example/a", "text not available: open f:"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("report lacks %q", want)
 		}
 	}
-	for _, png := range []string{"clusters.png", "jaccard.png", "hosts.png", "rejects.png"} {
-		b, err := os.ReadFile(filepath.Join(dir, png))
-		if err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
-			t.Errorf("%s: not a PNG (%v)", png, err)
-		}
+	if after, _ := os.ReadDir(dir); len(after) != len(before) {
+		t.Errorf("the report wrote into the output directory: %d files, were %d", len(after), len(before))
+	}
+
+	other := filepath.Join(t.TempDir(), "r.html")
+	if code := runEvalReport([]string{"--report", other, "--samples", "0", dir}, &out, &errb); code != 0 {
+		t.Fatalf("--report: exit %d: %s", code, errb.String())
+	}
+	if b, err := os.ReadFile(other); err != nil || strings.Contains(string(b), `class="sample"`) {
+		t.Errorf("--report with --samples 0: %v, sample shown: %v", err, strings.Contains(string(b), `class="sample"`))
+	}
+	errb.Reset()
+	if code := runEvalReport([]string{"--report", filepath.Join(dir, "sub", "r.html"), dir}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "inside the output directory") {
+		t.Errorf("--report inside the output: exit %d, %s", code, errb.String())
+	}
+	errb.Reset()
+	if code := runEvalReport([]string{"--help"}, &out, &errb); code != 0 || !strings.HasPrefix(errb.String(), "usage: ndd-eval report") || !strings.Contains(errb.String(), "-samples") {
+		t.Errorf("--help: exit %d, %s", code, errb.String())
 	}
 }
 

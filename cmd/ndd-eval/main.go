@@ -54,9 +54,10 @@ const evalUsage = `usage:
   ndd-eval check OUTPUT_DIR...
       check the guarantees of each job output's decisions against its pairs
       and clusters (kept_by kept at Jaccard >= τ, no pair of kept pages).
-  ndd-eval report [--out DIR] OUTPUT_DIR
-      write report.md with PNG plots for one job output: cluster sizes,
-      Jaccard of the pairs, hosts with most dropped pages, skip reasons.
+  ndd-eval report [--report FILE] [--samples N] OUTPUT_DIR
+      write the run report of one job output as one HTML file beside it
+      (out/ gives out.report.html): summary, plots, dropped pages beside
+      their kept pages; ndd-eval report --help says more.
   ndd-eval skewed --out DIR [--soft404 N --copies N --variants N --distinct N]
       write DIR/skewed.warc.gz and DIR/truth.jsonl, the skewed crawl of
       issue 12 built from the two gold sets' pages (--gold, --gold-ml).
