@@ -39,7 +39,7 @@ const (
 	// pages about at least 2 different things (spotsig.ExtractPayloadBlocks,
 	// dedup.Context), and of more pages than it is the main content of, is
 	// shared boilerplate; its signatures are
-	// dropped before the IDF filter (issue 10, dedup.DropSharedBlocks,
+	// dropped before the IDF filter (dedup.DropSharedBlocks,
 	// docs/design.md "Shared boilerplate"). 2 is the smallest count that is
 	// a corpus statistic at all; the majority rule keeps a syndicated
 	// article (the main content of most of its copies) on every copy, and

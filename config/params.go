@@ -101,7 +101,7 @@ type Params struct {
 	// KeepMarkupBoilerplate keeps the text of elements the markup marks as
 	// boilerplate (nav, footer, cookie and consent notices, replay
 	// toolbars, …), which spotsig drops by default
-	// (spotsig.WithMarkupBoilerplate, issue 10).
+	// (spotsig.WithMarkupBoilerplate).
 	KeepMarkupBoilerplate bool `json:"keep_markup_boilerplate"`
 	// Lang is the language mode of spot signature extraction:
 	// spotsig.LanguageAuto (identify the language of each text block of a
@@ -114,8 +114,8 @@ type Params struct {
 	// the main content of pages about at least this many different things
 	// (dedup.Context: exact copies count once), and of more pages than it
 	// is the main content of, is shared boilerplate and
-	// its signatures are dropped from every page (issue 10,
-	// dedup.DropSharedBlocks; DefaultSharedBlockPages). 0 turns the
+	// its signatures are dropped from every page
+	// (dedup.DropSharedBlocks; DefaultSharedBlockPages). 0 turns the
 	// statistic off: every block keeps its signatures, as before.
 	SharedBlockPages int `json:"shared_block_pages"`
 	// ShingleK is the shingle length in words for Method "shingles".

@@ -170,7 +170,7 @@ func (s *shingleSigner) Sign(_ context.Context, payload []byte, contentType stri
 }
 
 // LanguageData is the language configuration of a spotsigs run as
-// summary.json records it (issue 14).
+// summary.json records it.
 type LanguageData struct {
 	// Mode is spotsig.LanguageAuto or the forced language code (Params.Lang).
 	Mode string `json:"mode"`

@@ -9,7 +9,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
-// Exact copies (issue 12). Documents whose IDF-filtered signature vectors
+// Exact copies. Documents whose IDF-filtered signature vectors
 // are equal (the same multiset of spot signatures) have weighted Jaccard 1
 // (eq. 4) with each other and the same similarity to every other document:
 // the matcher cannot tell them apart. They are collapsed before

@@ -5,7 +5,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
-// Shared boilerplate (issue 10; docs/design.md, "Shared boilerplate"). A
+// Shared boilerplate (docs/design.md, "Shared boilerplate"). A
 // page's signatures come per text block (spotsig.ExtractPayloadBlocks),
 // each marked inside or outside the page's main content. A block that lies
 // outside the main content of pages about at least minPages different
@@ -223,7 +223,7 @@ func ResolveBlocks(d Doc, shared func(hash uint64) bool) (out Doc, droppedBlocks
 	return d, droppedBlocks, droppedSignatures
 }
 
-// Language is the language a page is reported in (issue 25): that of its
+// Language is the language a page is reported in: that of its
 // main content after its shared blocks are known. A notice in another
 // language can be the largest block of a page with little text of its
 // own, and then the extractor's main content (spotsig/layout.go) and its

@@ -69,7 +69,7 @@ func TestDropSharedBlocks(t *testing.T) {
 }
 
 // A page is reported in the language of its main content once its
-// shared blocks are dropped (issue 25): an English notice that is the
+// shared blocks are dropped: an English notice that is the
 // largest block, and the layout's main content, of a short German page
 // reports the page as English only until the notice is known to be
 // shared; the page's own blocks then say German, main content first.

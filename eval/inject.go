@@ -8,14 +8,14 @@ import (
 )
 
 // An Injection inserts one shared block of boilerplate HTML into a share of
-// a gold set's pages (issue 10): the same ~120 words on many unrelated
+// a gold set's pages: the same ~120 words on many unrelated
 // pages, as cookie notices, archive replay banners and licence footers are
 // on a real crawl. A page is chosen when the FNV-1a 64 hash of Seed and its
 // record ID, read as a fraction of 2^64, is below Fraction, so the choice
 // is deterministic, independent of the WARC order, and the pages chosen at
 // 5 % are among those chosen at 30 %. The block goes right before the last
 // "</body>" (ASCII, any case) of the payload, or with AfterFirstP right
-// after its first "</p>", where issue 25 measured a notice: often inside
+// after its first "</p>", where a real notice often sits: often inside
 // the page's main content, after its first paragraph, or in its header. A
 // payload without that tag (a UTF-16 page; for "</body>" none in the gold
 // sets) is left alone and not counted as injected.
@@ -37,7 +37,7 @@ const DefaultInjectionSeed = 20260110
 // have, will, can, …), so each yields spot signatures like an article
 // paragraph does; and the same two paragraphs in German, the
 // non-English notice an English page carries on a German or Swiss site
-// (issue 25).
+// (languages per block).
 const (
 	cookieText = `We use cookies and similar technologies on this website to give you the best possible experience. ` +
 		`Some of them are essential for the site to work, while others help us to understand how the pages are used, ` +
@@ -151,9 +151,9 @@ func lastIndexFold(s, sep []byte) int {
 // BoilerplateInjections are the rows of the boilerplate table for blocks
 // in the given languages (BoilerplateLanguages; an unknown one is an
 // error): for each, the marked block in 100 %, 30 % and 5 % of the pages
-// (issue 10's targets), the plain block at the same shares (what markup
+// (the shared-boilerplate targets), the plain block at the same shares (what markup
 // cues cannot see), and the plain block after the first </p> at the same
-// shares (issue 25's measurement). Rows are named "<lang> marked, 30 %",
+// shares (where a notice often sits). Rows are named "<lang> marked, 30 %",
 // "<lang> plain after the first </p>, 30 %".
 func BoilerplateInjections(langs ...string) ([]Injection, error) {
 	var out []Injection

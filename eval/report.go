@@ -41,7 +41,7 @@ type Report struct {
 	DefaultTau  float64       // the job's default τ
 	Defaults    []string      // "parameter: value" lines of the chosen defaults
 	Sensitivity []SensitivityRow
-	Boilerplate []BoilerplateRow // the default method with injected shared boilerplate (issues 10, 25)
+	Boilerplate []BoilerplateRow // the default method with injected shared boilerplate, in the page's language and in others
 	// BoilerplateLangs are the languages of the injected blocks
 	// (InjectedLanguages), one "pages reported" column each.
 	BoilerplateLangs []string
@@ -298,7 +298,7 @@ func (rep *Report) writeBoilerplate(p printf) error {
 		p("of 100 %%, 30 %% and 5 %% of the pages (`eval.Injection`, seed %d: a page is chosen by a hash of its record ID). ", DefaultInjectionSeed)
 		p("\"marked\" is the block in the markup such blocks are published with (a consent library's dialog, a positioned toolbar div); ")
 		p("\"plain\" is the same text as two anonymous paragraphs, which no markup cue can tell from an article's. ")
-		p("\"after the first </p>\" is the plain block right after the page's first paragraph end instead, where issue 25 measured a notice: often inside the page's main content. ")
+		p("\"after the first </p>\" is the plain block right after the page's first paragraph end instead, where a real notice often sits: often inside the page's main content. ")
 		p("The English dev set gets the English and the German block, the multilingual set the English block (on its ten other languages a notice in another language). ")
 		p("\"lowest F1 of a language\": the language of the truth whose pairs scored lowest (multilingual set); ")
 		p("\"pages reported\": documents per language the job reports (summary.json `languages`, each page's main content after shared blocks are dropped).\n\n")

@@ -18,7 +18,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
-// SkewedCrawl is the shape of the skewed crawl of issue 12: what one real
+// SkewedCrawl is the shape of the skewed crawl (docs/benchmarks.md): what one real
 // crawl throws at a deduplicator at once. Every count is a number of WARC
 // response records.
 type SkewedCrawl struct {
@@ -28,7 +28,7 @@ type SkewedCrawl struct {
 	Distinct     int // distinct articles: one page of each true cluster of the source gold sets
 }
 
-// DefaultSkewedCrawl is the benchmark of issue 12.
+// DefaultSkewedCrawl is the skewed-crawl benchmark.
 var DefaultSkewedCrawl = SkewedCrawl{SoftNotFound: 20000, Copies: 10000, Variants: 1500, Distinct: 2000}
 
 // softNotFound is the soft-404 page: a 200 response whose text says the
@@ -291,7 +291,7 @@ var errNoSources = errors.New("skewed crawl: no source gold sets")
 // record of each copy with about perturb of its words (runs of ASCII
 // letters outside tags) replaced by a random word of the same length, at
 // the URI plus "?copy=<k>", with a record ID of its own. It is the
-// "16× perturbed dev gold set" of issue 12: a corpus of real pages whose
+// "16× perturbed dev gold set" of docs/benchmarks.md: a corpus of real pages whose
 // copies are near-duplicates of each other, so the partitions grow with
 // it. Deterministic (seeded by copy and record). Errors: an unreadable
 // source, write errors.

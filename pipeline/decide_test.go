@@ -24,7 +24,7 @@ type jobDecisions struct {
 }
 
 // checkDecisions reads the decisions, clusters and pairs of a job's output
-// and checks the guarantees of issue 11 (eval.CheckDecisions: kept_by is a
+// and checks the guarantees of the keep/drop rule (eval.CheckDecisions: kept_by is a
 // kept page at Jaccard >= τ on a pair of the pairs output, or an exact-text
 // copy; no pair joins two kept pages; clusters list exactly the drops),
 // one decision line per page (every document plus every page skipped for

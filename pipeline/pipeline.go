@@ -2,8 +2,8 @@
 // that strings the stages of transforms/ together, top to bottom in the
 // order of the SpotSigs paper (Theobald, Siddharth, Paepcke, SIGIR 2008):
 //
-//	ReadWARC -> Extract (§3) -> DropSharedBlocks (issue 10) -> FilterIDF (§5.1)
-//	  -> CollapseExact (issue 12) -> KeyByGroup (§4.2) -> MatchGroups (§4.3)
+//	ReadWARC -> Extract (§3) -> DropSharedBlocks -> FilterIDF (§5.1)
+//	  -> CollapseExact -> KeyByGroup (§4.2) -> MatchGroups (§4.3)
 //	  -> Decide -> WritePairs,
 //	  WriteRejects, WriteDecisions, WriteSummary
 //

@@ -37,7 +37,7 @@ func BenchmarkExtractPayload(b *testing.B) {
 
 // BenchmarkExtractPayloadBlocks is ExtractPayload with the signatures kept
 // per text block and the main content found (the job's default path, for
-// the shared-block statistic; issue 10).
+// the shared-block statistic).
 func BenchmarkExtractPayloadBlocks(b *testing.B) {
 	pages, n := benchPages(b)
 	e := mustExtractor(b)

@@ -6,7 +6,7 @@ import (
 	"golang.org/x/net/html"
 )
 
-// Boilerplate regions (issue 10). Text that a page shares with many
+// Boilerplate regions. Text that a page shares with many
 // unrelated pages — cookie and consent notices, archive replay toolbars,
 // licence footers, comment forms, navigation, share and newsletter boxes —
 // must not give it spot signatures, or every two pages carrying the same

@@ -29,7 +29,7 @@ const (
 	LanguageUnknown = "und"
 )
 
-// Languages of a page and of its blocks (issue 25). A page's text is a
+// Languages of a page and of its blocks. A page's text is a
 // sequence of blocks (lines of PayloadText, WithMinBlockTokens); only the
 // blocks that yield signatures (at least the min-block-tokens limit) are
 // identified, each from its own words, in the same single pass that

@@ -280,9 +280,9 @@ func noticeOnPage(t *testing.T, e *Extractor, name string, page []byte, ct, from
 // English, so that it shares no signature with the article and the
 // shared-block rule can drop it. The articles, from the multilingual gold
 // set: the Debian Administrator's Handbook's chapter on the Apache web
-// server (GPL-2+), with the notice after the page's first paragraph, where
-// the issue measured; before issue 25 the page was identified as English
-// and kept 70 of its 563 signatures. And heise.de's "1Password für Mac
+// server (GPL-2+), with the notice after the page's first paragraph (where
+// notices often sit); with one language per page it was identified as
+// English and kept 70 of its 563 signatures. And heise.de's "1Password für Mac
 // generiert Einmal-Passwörter" (its untouched original, a Mozilla
 // Readability test page) with the notice after the article's first
 // paragraph.

@@ -2,7 +2,7 @@ package spotsig
 
 import "bytes"
 
-// Main content and periphery (issue 10). Text a page shares with many
+// Main content and periphery. Text a page shares with many
 // unrelated pages without any markup cue (a plain cookie paragraph, a
 // licence footer, a banner a replay system injects before </body>) cannot
 // be told from a syndicated article by corpus counts alone: both are

@@ -282,7 +282,7 @@ func WithBinarySniffBytes(n int) Option {
 // sharing, newsletter or comment box (the rule and its sources are in
 // boilerplate.go). Text a page shares with many unrelated pages sits in
 // such elements, and its signatures would make those pages near-duplicates
-// (issue 10; docs/quality.md, "Shared boilerplate"). false keeps every
+// (docs/quality.md, "Shared boilerplate"). false keeps every
 // visible text node, as before.
 func WithMarkupBoilerplate(on bool) Option {
 	return func(c *config) { c.keepBoiler = !on }

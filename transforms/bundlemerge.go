@@ -1,6 +1,6 @@
 package transforms
 
-// Per-key merging within a bundle (issue 12): a combiner lifted by hand into
+// Per-key merging within a bundle: a combiner lifted by hand into
 // the DoFn that makes the values. Decide sends one message per edge of the
 // pair graph, DropSharedBlocks one per block occurrence; merged per
 // destination key before the shuffle, a stage shuffles about one element

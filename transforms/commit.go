@@ -18,7 +18,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/storage"
 )
 
-// Output commit (issue 13): every output file is first written under a
+// Output commit: every output file is first written under a
 // temporary name in the output directory, TempPrefix + run ID + "-" + its
 // final name (a dot file that no pairs-*.jsonl glob matches), and Commit
 // renames them all to their final names once every one is written, then

@@ -15,7 +15,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 )
 
-// Sorted shards in bounded memory (issue 12): a shard file is written
+// Sorted shards in bounded memory: a shard file is written
 // sorted without any worker, or the direct runner's GroupByKey, holding its
 // lines. spillRunsFn, fused with the stage that makes the lines, gathers
 // them per shard and, past spillBytes (and at the end of each bundle),

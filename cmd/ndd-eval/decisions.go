@@ -208,7 +208,7 @@ func reportPath(dir, flag string) (string, error) {
 	return flag, nil
 }
 
-// runEvalSkewed writes the skewed crawl of issue 12 (eval.WriteSkewedCrawl).
+// runEvalSkewed writes the skewed crawl of docs/benchmarks.md (eval.WriteSkewedCrawl).
 func runEvalSkewed(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ndd-eval skewed", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -310,7 +310,7 @@ func runEvalInProcess(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// runEvalScaled writes the scaled gold set of issue 12 (eval.WriteScaledCrawl).
+// runEvalScaled writes the scaled gold set of docs/benchmarks.md (eval.WriteScaledCrawl).
 func runEvalScaled(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ndd-eval scaled", flag.ContinueOnError)
 	fs.SetOutput(stderr)

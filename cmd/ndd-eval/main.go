@@ -41,7 +41,7 @@ const evalUsage = `usage:
   ndd-eval boilerplate --warc gold.warc.gz --truth truth.jsonl [--tau T] [--block-langs en,de]
       the job at τ on the labelled set clean and with a shared boilerplate
       block (in each language of --block-langs, marked and plain) injected
-      into 100 %, 30 % and 5 % of its pages (issues 10, 25); F1 per language
+      into 100 %, 30 % and 5 % of its pages (docs/quality.md, "Shared boilerplate"); F1 per language
       when the truth has "lang".
   ndd-eval decisions --decisions 'out/decisions*.jsonl' --truth truth.jsonl [--json]
       score keep/drop decisions: drop precision (dropped pages whose kept_by
@@ -60,10 +60,10 @@ const evalUsage = `usage:
       their kept pages; ndd-eval report --help says more.
   ndd-eval skewed --out DIR [--soft404 N --copies N --variants N --distinct N]
       write DIR/skewed.warc.gz and DIR/truth.jsonl, the skewed crawl of
-      issue 12 built from the two gold sets' pages (--gold, --gold-ml).
+      docs/benchmarks.md built from the two gold sets' pages (--gold, --gold-ml).
   ndd-eval scaled --out DIR [--warc gold.warc.gz --copies 16 --perturb 0.05]
       write DIR/scaled.warc.gz: the gold set COPIES times, PERTURB of each
-      copy's words replaced (issue 12's scaled corpus).
+      copy's words replaced (the scaled corpus of docs/benchmarks.md).
   ndd-eval crawl --out DIR [--distinct N --soft404 N --copies N --variants N --sites N --seed S]
       write DIR/crawl.warc.gz and DIR/truth.jsonl: the short-page crawl of the
       per-page cost benchmark (108,000 pages by default), its articles cut
@@ -427,7 +427,7 @@ func runEvalBoilerplate(args []string, stdout, stderr io.Writer) int {
 	truthPath := fs.String("truth", "", "truth file for the WARC (required)")
 	tau := fs.Float64("tau", config.DefaultTau, "weighted Jaccard threshold τ")
 	cleanOnly := fs.Bool("clean", false, "only the clean set (no injection)")
-	keep := fs.Bool("keep-markup-boilerplate", false, "keep the text of markup-marked boilerplate (the extraction before issue 10)")
+	keep := fs.Bool("keep-markup-boilerplate", false, "keep the text of markup-marked boilerplate (the extraction before the markup rule)")
 	sharedPages := fs.Int("shared-block-pages", config.DefaultSharedBlockPages, "the job's --shared_block_pages (0: off)")
 	blockLangs := fs.String("block-langs", "en", "languages of the injected boilerplate blocks, comma-separated (eval.BoilerplateLanguages)")
 	if err := fs.Parse(args); err != nil {
