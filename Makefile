@@ -7,8 +7,8 @@ GOLDSET ?= ../shared/data/goldset
 GOLDSET_ML ?= ../shared/data/goldset-ml
 SHARED  ?= ../shared/data/warc
 REALSET ?= ../shared/data/realset
-# REALPAGES: the WARC files of eval/realpages (not in the repository; its README says how to fetch them)
-REALPAGES ?= ../realpages-data
+# REALPAGES: the WARC files of eval/realpages (two small public WARCs of single sites, origins in its README)
+REALPAGES ?= eval/realpages/warcs
 
 .PHONY: run test bench bench-go bench-job worker lint eval fuzz clean template template-metadata report report-browser-check check-decisions
 

@@ -1,10 +1,12 @@
 package eval
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
@@ -76,3 +78,28 @@ func TestScoreReal(t *testing.T) {
 }
 
 func spotsigVec() spotsig.Vector { return spotsig.Vector{} }
+
+// TestRealPagesNoWrongDrop: on eval/realpages (79 real pages of two
+// public single-site WARCs, labelled by reading), the job at its defaults
+// drops no page for a page of another document. The set's blog is one
+// template whose tag listings share most of their visible text; before
+// the same-site rule and the shared-block neighbour rule (768ce8e) all six
+// of its drops were wrong. Recall there is low (3 of 9: tag pages that
+// print a whole post differ from it only in the tag heading and fall to
+// the exact-text rule), so the test holds the count of right drops at the
+// value measured, to see a change either way.
+func TestRealPagesNoWrongDrop(t *testing.T) {
+	s, err := ScoreRealRun(context.Background(), config.DefaultParams(), "realpages/truth.tsv", []string{"realpages/warcs/*.warc.gz"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Pages != 79 || s.Unknown != 0 {
+		t.Errorf("%d pages scored, %d unknown; the truth has 79", s.Pages, s.Unknown)
+	}
+	for _, w := range s.Wrong {
+		t.Errorf("wrong drop: %s for %s (Jaccard %.2f, %s)", w.URI, w.KeptByURI, w.Jaccard, w.Method)
+	}
+	if s.Right < 3 {
+		t.Errorf("%d right drops of %d possible; 3 measured", s.Right, s.Possible)
+	}
+}
