@@ -199,64 +199,102 @@ func (fn *MatchGroupsFn) Setup() error {
 
 // ProcessElement matches the group key.
 func (fn *MatchGroupsFn) ProcessElement(ctx context.Context, key uint64, parts func(*Batch) bool, emit func(Found), size, sigs, sameSite func(int)) error {
-	home, guests := splitParts(parts)
-	byKey := func(a, b Doc) int { return a.Compare(b.Ref) }
-	slices.SortFunc(home, byKey)
-	slices.SortFunc(guests, byKey)
-	n := len(home) + len(guests)
-	matchGroups.Inc(ctx, 1)
-	matchGroupLen.Update(ctx, int64(n))
-	size(n)
-	sigs(sumSignatures(home) + sumSignatures(guests))
-	if len(home) == 0 {
+	g := gatherParts(ctx, parts)
+	size(len(g.all))
+	sigs(g.sigs)
+	if g.home == 0 {
 		return nil
 	}
-	all := append(home[:len(home):len(home)], guests...)
-	vecs := make([]spotsig.Vector, len(all))
-	for i := range all {
-		vecs[i] = all[i].Vec
-	}
-	rule, removed := fn.Params.SiteRule(), 0
-	for _, p := range fn.grouping.MatchGroup(vecs[:len(home)], vecs[len(home):]) {
-		if p.A < 0 || p.B >= len(all) || p.A >= p.B {
-			return fmt.Errorf("group %d: matcher returned pair (%d, %d) outside [0, %d)", key, p.A, p.B, len(all))
-		}
-		if !rule.Keep(p.Jaccard, all[p.A].Site, all[p.B].Site) {
-			removed++
-			continue
-		}
-		matchPairs.Inc(ctx, 1)
-		progress.pairs.Add(1)
-		emit(newFound(all[p.A], all[p.B], p.Jaccard))
-	}
-	sameSite(removed)
-	return nil
+	sink := g.sink(ctx, fmt.Sprintf("group %d", key), fn.Params.SiteRule(), emit)
+	vecs := g.vectors()
+	sink.add(fn.grouping.MatchGroup(vecs[:g.home], vecs[g.home:]))
+	sameSite(sink.removed)
+	return sink.err
 }
 
-// sumSignatures is Σ|d| over docs.
-func sumSignatures(docs []Doc) int {
-	n := 0
-	for _, d := range docs {
-		n += d.Vec.Len()
-	}
-	return n
+// groupDocs is a group's or a task's documents, home documents first,
+// each side sorted by key so that every runner gives the matcher the same
+// order; pointers into the parts' batches, so no document is copied.
+type groupDocs struct {
+	all  []*Doc
+	home int // all[:home] are home documents, the rest guests
+	sigs int // Σ|d|
 }
 
-// splitParts gathers the documents of a group's (or task's) parts into its
-// home documents (Guest false) and guests.
-func splitParts(parts func(*Batch) bool) (home, guests []Doc) {
+// gatherParts reads a group's (or task's) parts into groupDocs and
+// counts the group on the match counters.
+func gatherParts(ctx context.Context, parts func(*Batch) bool) groupDocs {
+	var home, guests []*Doc
 	var b Batch
 	for parts(&b) {
-		for _, d := range b.Docs {
-			if d.Guest {
-				guests = append(guests, d)
+		docs := b.Docs
+		for i := range docs {
+			if docs[i].Guest {
+				guests = append(guests, &docs[i])
 			} else {
-				home = append(home, d)
+				home = append(home, &docs[i])
 			}
 		}
 		b = Batch{}
 	}
-	return home, guests
+	byKey := func(x, y *Doc) int { return x.Compare(y.Ref) }
+	slices.SortFunc(home, byKey)
+	slices.SortFunc(guests, byKey)
+	g := groupDocs{all: append(home, guests...), home: len(home)}
+	for _, d := range g.all {
+		g.sigs += d.Vec.Len()
+	}
+	matchGroups.Inc(ctx, 1)
+	matchGroupLen.Update(ctx, int64(len(g.all)))
+	return g
+}
+
+// vectors returns the documents' vectors in the same order.
+func (g groupDocs) vectors() []spotsig.Vector {
+	vecs := make([]spotsig.Vector, len(g.all))
+	for i, d := range g.all {
+		vecs[i] = d.Vec
+	}
+	return vecs
+}
+
+// sink returns the pairSink that emits the pairs of g's matcher.
+func (g groupDocs) sink(ctx context.Context, what string, rule match.SiteRule, emit func(Found)) *pairSink {
+	return &pairSink{ctx: ctx, what: what, docs: g.all, rule: rule, emit: emit}
+}
+
+// pairSink checks each pair the matcher returns (indices into docs),
+// applies the same-site rule (config.Params.SiteRule) and emits the pairs
+// it keeps as Found; it counts the pairs kept and removed and keeps the
+// first error.
+type pairSink struct {
+	ctx            context.Context
+	what           string
+	docs           []*Doc
+	rule           match.SiteRule
+	emit           func(Found)
+	pairs, removed int
+	err            error
+}
+
+func (s *pairSink) add(ps []match.Pair) {
+	for _, p := range ps {
+		if p.A < 0 || p.B >= len(s.docs) || p.A >= p.B {
+			if s.err == nil {
+				s.err = fmt.Errorf("%s: matcher returned pair (%d, %d) outside [0, %d)", s.what, p.A, p.B, len(s.docs))
+			}
+			continue
+		}
+		a, b := s.docs[p.A], s.docs[p.B]
+		if !s.rule.Keep(p.Jaccard, a.Site, b.Site) {
+			s.removed++
+			continue
+		}
+		matchPairs.Inc(s.ctx, 1)
+		progress.pairs.Add(1)
+		s.pairs++
+		s.emit(newFound(*a, *b, p.Jaccard))
+	}
 }
 
 // GroupSize counts a group's home and guest documents and their
@@ -328,6 +366,13 @@ const (
 
 func taskKey(group uint64, kind string, i, j int) string {
 	return strconv.FormatUint(group, 10) + "/" + kind + "/" + strconv.Itoa(i) + "/" + strconv.Itoa(j)
+}
+
+// taskKind is the kind of a task key made by taskKey.
+func taskKind(key string) string {
+	_, rest, _ := strings.Cut(key, "/")
+	kind, _, _ := strings.Cut(rest, "/")
+	return kind
 }
 
 // blockHash mixes a document's 16-byte warc.Ref.ID into 64 well-spread bits
@@ -431,57 +476,26 @@ func (fn *MatchTasksFn) Setup() error {
 	return nil
 }
 
-// ProcessElement matches one task.
+// ProcessElement matches one task. Pairs stream out of the matcher in
+// batches: a task's memory is its documents and index, not its pairs.
 func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, parts func(*Batch) bool, emit func(Found), size, sigs, pairCount, sameSite func(int)) error {
-	a, b := splitParts(parts)
-	byKey := func(x, y Doc) int { return x.Compare(y.Ref) }
-	slices.SortFunc(a, byKey)
-	slices.SortFunc(b, byKey)
-	n := len(a) + len(b)
-	matchGroups.Inc(ctx, 1)
-	matchGroupLen.Update(ctx, int64(n))
-	size(n)
-	sigs(sumSignatures(a) + sumSignatures(b))
-	if len(a) == 0 {
+	g := gatherParts(ctx, parts)
+	size(len(g.all))
+	sigs(g.sigs)
+	if g.home == 0 {
 		return nil
 	}
-	all := append(a[:len(a):len(a)], b...)
-	vecs := make([]spotsig.Vector, len(all))
-	for i := range all {
-		vecs[i] = all[i].Vec
-	}
-	var bad error
-	var npairs, removed int
-	rule := fn.Params.SiteRule()
-	emitPairs := func(ps []match.Pair) {
-		for _, p := range ps {
-			if p.A < 0 || p.B >= len(all) || p.A >= p.B {
-				if bad == nil {
-					bad = fmt.Errorf("task %s: matcher returned pair (%d, %d) outside [0, %d)", key, p.A, p.B, len(all))
-				}
-				continue
-			}
-			if !rule.Keep(p.Jaccard, all[p.A].Site, all[p.B].Site) {
-				removed++
-				continue
-			}
-			matchPairs.Inc(ctx, 1)
-			progress.pairs.Add(1)
-			npairs++
-			emit(newFound(all[p.A], all[p.B], p.Jaccard))
-		}
-	}
-	// Pairs stream out of the matcher in batches: a task's memory is its
-	// documents and index, not its pairs.
-	if strings.Contains(key, "/"+taskCross+"/") {
-		fn.grouping.MatchCrossEach(vecs[:len(a)], vecs[len(a):], emitPairs)
+	sink := g.sink(ctx, "task "+key, fn.Params.SiteRule(), emit)
+	vecs := g.vectors()
+	if taskKind(key) == taskCross {
+		fn.grouping.MatchCrossEach(vecs[:g.home], vecs[g.home:], sink.add)
 	} else {
-		fn.grouping.MatchGroupEach(vecs[:len(a)], vecs[len(a):], emitPairs)
+		fn.grouping.MatchGroupEach(vecs[:g.home], vecs[g.home:], sink.add)
 	}
-	if bad != nil {
-		return bad
+	if sink.err != nil {
+		return sink.err
 	}
-	pairCount(npairs)
-	sameSite(removed)
+	pairCount(sink.pairs)
+	sameSite(sink.removed)
 	return nil
 }
