@@ -134,7 +134,11 @@ func run(args []string) (status int) {
 		return fail(2, "%v", err)
 	}
 	var held heldErrors
+	var quiet dryRunNoise
 	if *cmd.logLevel == "warn" || *cmd.logLevel == "error" {
+		if dryRun() {
+			quiet = quietDryRun() // the dry run's line below says what matters of it
+		}
 		held = holdErrorLogs() // the error line below replaces Beam's error logs
 	}
 	if path := os.Getenv(CPUProfileEnv); path != "" {
@@ -160,7 +164,11 @@ func run(args []string) (status int) {
 		held.flush()
 	}
 	if dryRun() {
-		fmt.Fprintln(os.Stderr, "ndd-beam: dry run: job built, not submitted")
+		note := ""
+		if quiet.noCreds != nil && *quiet.noCreds {
+			note = " (no Google Cloud credentials found: a real run needs gcloud auth application-default login)"
+		}
+		fmt.Fprintln(os.Stderr, "ndd-beam: dry run: job built, not submitted"+note)
 		return 0
 	}
 	sum, err := readSummary(ctx, cfg.Output)
