@@ -10,11 +10,23 @@ REALSET ?= ../shared/data/realset
 # REALPAGES: the WARC files of eval/realpages (two small public WARCs of single sites, origins in its README)
 REALPAGES ?= eval/realpages/warcs
 
-.PHONY: run test bench bench-go bench-job worker lint eval fuzz clean template template-metadata report report-browser-check check-decisions
+# VERSION, REVISION: stamped into the binaries by make build and make worker (ndd-beam --version, summary.json
+# run.version and run.revision): the latest v* tag or a Go pseudo-version, and the commit (+modified: uncommitted changes)
+VERSION  ?= $(shell git describe --tags --match 'v*' 2>/dev/null || TZ=UTC git log -1 --abbrev=12 --format=v0.0.0-%cd-%h --date=format-local:%Y%m%d%H%M%S 2>/dev/null)
+REVISION ?= $(shell r=$$(git rev-parse HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null || r="$$r+modified"; echo "$$r"; })
+LDFLAGS  := -X github.com/ndd-beam/ndd-beam/transforms.linkVersion=$(VERSION) -X github.com/ndd-beam/ndd-beam/transforms.linkRevision=$(REVISION)
+# BIN: where make build writes the job's binary
+BIN      ?= bin/ndd-beam
 
-## run: the job on the bundled real WARC files, direct runner, default parameters
-run:
-	$(GO) run ./cmd/ndd-beam --runner=direct --input='$(INPUT)' --output=$(OUTPUT) --overwrite
+.PHONY: build run test bench bench-go bench-job worker lint eval fuzz clean template template-metadata report report-browser-check check-decisions
+
+## build: the job's binary in BIN (bin/ndd-beam), stamped with VERSION and REVISION
+build:
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/ndd-beam
+
+## run: the job on the bundled real WARC files, direct runner, default parameters (the built binary: its exit status is the job's)
+run: build
+	$(BIN) --runner=direct --input='$(INPUT)' --output=$(OUTPUT) --overwrite
 
 ## test: the whole test suite (the command CI runs); -count=1 because the test cache does not see ../shared/data
 test:
@@ -37,7 +49,7 @@ bench-job:
 
 ## worker: the cross-compiled Linux worker binary for Dataflow/Flink (--worker_binary=bin/ndd-beam-worker)
 worker:
-	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -o bin/ndd-beam-worker ./cmd/ndd-beam
+	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ndd-beam-worker ./cmd/ndd-beam
 
 ## template-metadata: deploy/dataflow/metadata.json from the job's flags (a test checks it is current)
 template-metadata:

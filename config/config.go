@@ -218,6 +218,9 @@ func (c *Config) ValidateValues() error {
 	if strings.TrimSpace(c.Output) == "" {
 		return Errorf("--output is required (a directory or gs:// prefix)")
 	}
+	if err := checkOutputName(c.Output); err != nil {
+		return err
+	}
 	switch c.Progress {
 	case ProgressAuto, ProgressOn, ProgressOff:
 	default:
@@ -307,6 +310,23 @@ func (p *Params) Validate() error {
 	}
 	if _, err := NewGrouping(*p); err != nil {
 		return Errorf("--matcher=%q: %v", p.Matcher, err)
+	}
+	return nil
+}
+
+// checkOutputName refuses an --output that cannot name a directory of the
+// job's files: "-" (the job writes several files, never to standard
+// output), a value starting with "-" (a flag taken as the value of
+// --output), and one with glob characters (its files could not be listed
+// back).
+func checkOutputName(out string) error {
+	switch {
+	case out == "-":
+		return Errorf("--output=-: the job writes a directory of files, not standard output; give a directory, gs:// or s3:// prefix")
+	case strings.HasPrefix(out, "-"):
+		return Errorf("--output=%q looks like a flag, not a directory (--output needs a value: --output=DIR)", out)
+	case strings.ContainsAny(out, "*?["):
+		return Errorf("--output=%q: a directory name with a glob character (* ? [) cannot be listed back; choose another name", out)
 	}
 	return nil
 }

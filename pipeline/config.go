@@ -17,7 +17,8 @@ import (
 
 // Validate is config.Config.ValidateValues plus the checks that need Beam's
 // filesystem registry: each input glob must match at least one file (an
-// http(s) URL is taken as it is, unfetched) and each input list "@LIST"
+// http(s) URL is taken as it is, unfetched), each local directory hold at
+// least one WARC file (storage.WARCFilesIn) and each input list "@LIST"
 // must be readable and name at least one path (its entries are not looked
 // at: a missing or bad one is a reject at run time); the
 // output directory must not hold files this job writes
@@ -124,6 +125,15 @@ func checkInput(ctx context.Context, globs []string, prefix string) error {
 		if list, ok := strings.CutPrefix(g, "@"); ok {
 			if _, err := storage.ReadList(ctx, list, prefix); err != nil {
 				return config.Errorf("--input %q: %v", g, err)
+			}
+			continue
+		}
+		if files, isDir, err := storage.WARCFilesIn(g); isDir {
+			if err != nil {
+				return config.Errorf("--input %q: %v", g, err)
+			}
+			if len(files) == 0 {
+				return config.Errorf("--input %q is a directory with no %s file in it (subdirectories are not read; give a glob such as %s)", g, strings.Join(storage.WARCSuffixes, " or "), transforms.JoinPath(g, "*/*.warc.gz"))
 			}
 			continue
 		}

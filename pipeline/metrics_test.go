@@ -69,6 +69,9 @@ func TestCountersNamedAndEqualSummary(t *testing.T) {
 		"write/decisions_lines": int64(sum.Kept + sum.Dropped),
 		"decide/residual_pages": int64(sum.DecideResidual),
 	}
+	if sum.DroppedExact > 0 {
+		want["decide/dropped_exact"] = int64(sum.DroppedExact)
+	}
 	clusters := 0
 	for _, n := range sum.ClusterSizes {
 		clusters += n

@@ -8,7 +8,10 @@
 //     error;
 //   - ReadList reads an input list (--input=@list.txt or @list.txt.gz: one
 //     path or URL a line, blank lines and # comments ignored, relative
-//     entries under a prefix);
+//     entries under a prefix or, in a local list without one, beside the
+//     list);
+//   - WARCFilesIn lists the WARC files of a local directory given as an
+//     input;
 //   - Check decides whether an input path is a file to read (a regular
 //     file, not a directory, FIFO, device, socket or broken symbolic link,
 //     checked with lstat/stat before anything opens it) and gives the
@@ -83,21 +86,27 @@ func New(ctx context.Context, p string) (fs filesystem.Interface, err error) {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // JoinPrefix prepends prefix to entry when entry is relative: not a URL
-// and not an absolute local path; prefix and entry are joined by one "/".
-// An empty prefix leaves entry as it is (relative to the working
-// directory).
+// and not an absolute local path; prefix and entry are joined by one "/"
+// (a local prefix with filepath.Join). An empty prefix leaves entry as it
+// is.
 func JoinPrefix(prefix, entry string) string {
 	if prefix == "" || !IsLocal(entry) || filepath.IsAbs(entry) {
 		return entry
+	}
+	if IsLocal(prefix) {
+		return filepath.Join(prefix, entry)
 	}
 	return strings.TrimSuffix(prefix, "/") + "/" + strings.TrimPrefix(entry, "/")
 }
 
 // ReadList reads the input list at list (local or any registered
 // filesystem; gzip-compressed when its name ends in .gz) and returns its
-// entries in order, each under prefix (JoinPrefix): one path, URL or glob a
-// line, surrounding white space trimmed, blank lines and lines starting
-// with # ignored. It is an error when the list cannot be opened or
+// entries in order: one path, URL or glob a line, surrounding white space
+// trimmed, blank lines and lines starting with # ignored. A relative entry
+// (not a URL, not an absolute path) is put under prefix (JoinPrefix) or,
+// when prefix is empty and the list is local, resolved against the list's
+// own directory, so a list works from any working directory; relative
+// entries of a remote list without a prefix are left as they are. It is an error when the list cannot be opened or
 // decompressed, a line is longer than MaxListLine or holds control
 // characters or invalid UTF-8 (not a text list), or no entry is left.
 // Errors are one line and name the list (and the line).
@@ -118,6 +127,9 @@ func ReadList(ctx context.Context, list, prefix string) ([]string, error) {
 		}
 		defer zr.Close()
 		r = zr
+	}
+	if prefix == "" && IsLocal(list) {
+		prefix = filepath.Dir(list)
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxListLine)
@@ -142,6 +154,46 @@ func ReadList(ctx context.Context, list, prefix string) ([]string, error) {
 		return nil, fmt.Errorf("input list %s lists no path (only blank lines or # comments)", list)
 	}
 	return entries, nil
+}
+
+// WARCSuffixes are the endings (any case) of the names of the files a
+// directory input reads: the formats package warc reads (ARC files are not
+// among them).
+var WARCSuffixes = []string{".warc", ".warc.gz"}
+
+// IsWARCName reports whether a file name ends in one of WARCSuffixes.
+func IsWARCName(name string) bool {
+	l := strings.ToLower(name)
+	for _, s := range WARCSuffixes {
+		if strings.HasSuffix(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// WARCFilesIn returns the paths (dir joined with the name, sorted) of the
+// entries directly in the local directory dir whose names are WARC names
+// (IsWARCName) and do not start with "." (as a glob * skips them); it does
+// not enter subdirectories. isDir is false, and nothing is listed, when
+// dir is not a local path that reaches a directory.
+func WARCFilesIn(dir string) (paths []string, isDir bool, err error) {
+	if !IsLocal(dir) || HasGlob(dir) {
+		return nil, false, nil
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil, false, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, true, err
+	}
+	for _, e := range entries {
+		if n := e.Name(); !e.IsDir() && !strings.HasPrefix(n, ".") && IsWARCName(n) {
+			paths = append(paths, filepath.Join(dir, n))
+		}
+	}
+	return paths, true, nil
 }
 
 // IsClean reports whether p is written in its canonical form: a local

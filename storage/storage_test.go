@@ -31,14 +31,15 @@ func gz(t *testing.T, s string) []byte {
 
 // A list, plain or gzipped, gives its entries in order: blank lines and #
 // comments skipped, white space trimmed, the prefix before relative
-// entries only (Common Crawl's warc.paths.gz lists relative paths).
+// entries only (Common Crawl's warc.paths.gz lists relative paths), and
+// without a prefix the relative entries of a local list beside the list.
 func TestReadList(t *testing.T) {
 	dir := t.TempDir()
 	text := "# Common Crawl style\n\ncrawl-data/a.warc.gz\r\n  crawl-data/b.warc.gz  \n/abs/c.warc\ngs://bucket/d.warc.gz\nhttps://example.org/e.warc.gz\n#last\n"
 	writeFile(t, filepath.Join(dir, "list.txt"), []byte(text))
 	writeFile(t, filepath.Join(dir, "list.txt.gz"), gz(t, text))
 	for _, tc := range []struct{ prefix, first string }{
-		{"", "crawl-data/a.warc.gz"},
+		{"", filepath.Join(dir, "crawl-data/a.warc.gz")},
 		{"https://data.commoncrawl.org/", "https://data.commoncrawl.org/crawl-data/a.warc.gz"},
 		{"s3://commoncrawl", "s3://commoncrawl/crawl-data/a.warc.gz"},
 	} {
@@ -131,6 +132,27 @@ func TestIsClean(t *testing.T) {
 	} {
 		if IsClean(p) != want {
 			t.Errorf("IsClean(%q) = %v", p, !want)
+		}
+	}
+}
+
+// A directory input holds the *.warc and *.warc.gz files directly in it
+// (any case), not its subdirectories, dot files or other names; anything
+// but a local directory is not one.
+func TestWARCFilesIn(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"b.warc.gz", "a.WARC", "c.arc.gz", "d.warc.gz.tmp", ".e.warc", "sub/f.warc.gz", "notes.txt"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		writeFile(t, filepath.Join(dir, name), []byte("x"))
+	}
+	os.Mkdir(filepath.Join(dir, "g.warc"), 0o755)
+	got, isDir, err := WARCFilesIn(dir)
+	if want := []string{filepath.Join(dir, "a.WARC"), filepath.Join(dir, "b.warc.gz")}; err != nil || !isDir || !slices.Equal(got, want) {
+		t.Errorf("WARCFilesIn(dir) = %q, %v, %v; want %q", got, isDir, err, want)
+	}
+	for _, p := range []string{filepath.Join(dir, "b.warc.gz"), filepath.Join(dir, "*"), filepath.Join(dir, "none"), "gs://bucket/dir/"} {
+		if got, isDir, err := WARCFilesIn(p); isDir || got != nil || err != nil {
+			t.Errorf("WARCFilesIn(%q) = %q, %v, %v; want not a directory", p, got, isDir, err)
 		}
 	}
 }

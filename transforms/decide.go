@@ -79,6 +79,7 @@ func init() {
 var (
 	decideKept     = beam.NewCounter("decide", "kept")
 	decideDropped  = beam.NewCounter("decide", "dropped")
+	decideExact    = beam.NewCounter("decide", "dropped_exact")
 	decideResidual = beam.NewCounter("decide", "residual_pages")
 )
 
@@ -86,6 +87,7 @@ var (
 const (
 	StatKept           = "kept"
 	StatDropped        = "dropped"
+	StatDroppedExact   = "dropped_exact"
 	StatDecideResidual = "decide_residual"
 	statClusterPrefix  = "cluster_size/"
 )

@@ -21,16 +21,22 @@ func decisionStats(s beam.Scope, st *Stats, r DecideResult) {
 	st.Sum(s, StatDecideResidual, r.Residual)
 }
 
-// decisionStatFn counts a decision as kept or dropped.
+// decisionStatFn counts a decision as kept or dropped, and a dropped page
+// at weighted Jaccard 1 (the same signatures as the page kept, or for
+// exact-text the same text) also as an exact copy.
 type decisionStatFn struct{}
 
 func (*decisionStatFn) ProcessElement(ctx context.Context, d Decided, emit func(string, int)) {
 	if d.Line.Keep {
 		decideKept.Inc(ctx, 1)
 		emit(StatKept, 1)
-	} else {
-		decideDropped.Inc(ctx, 1)
-		emit(StatDropped, 1)
+		return
+	}
+	decideDropped.Inc(ctx, 1)
+	emit(StatDropped, 1)
+	if d.Line.Jaccard == 1 {
+		decideExact.Inc(ctx, 1)
+		emit(StatDroppedExact, 1)
 	}
 }
 

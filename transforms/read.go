@@ -47,8 +47,11 @@ var (
 // the job is built (an error makes Build fail), so it need not exist on
 // remote workers; a list elsewhere is read by a worker.
 //
-// Every path is checked before it is opened (storage.Check): one that is
-// not a regular file (directory, FIFO, device, broken symbolic link) is a
+// An input (or list entry) that names a local directory reads the WARC
+// files directly in it (storage.WARCFilesIn: *.warc, *.warc.gz, not
+// recursive); a directory matched by a glob is not entered. Every path is
+// checked before it is opened (storage.Check): one that is not a regular
+// file (directory, FIFO, device, broken symbolic link) is a
 // Reject with dedup.ReasonIrregularFile, one that cannot be stat'ed or a
 // glob that matches nothing one with dedup.ReasonUnreadableFile. Paths that
 // reach the same file (same device and inode, or the same canonical URL)
@@ -117,14 +120,25 @@ func (fn *expandListFn) ProcessElement(ctx context.Context, list string, emit fu
 }
 
 // locateFn expands a glob (storage.HasGlob) into the paths it matches and
-// checks each path (storage.Check): a path to read is emitted keyed by the
+// a local directory into its WARC files (storage.WARCFilesIn; one with
+// none is a Reject), and checks each path (storage.Check): a path to read is emitted keyed by the
 // identity of its file; any other path, a glob that matches nothing and a
 // glob that cannot be listed become Rejects at offset -1.
 type locateFn struct{}
 
 func (fn *locateFn) ProcessElement(ctx context.Context, pattern string, emit func(string, string), reject func(Reject)) error {
 	paths := []string{pattern}
-	if storage.HasGlob(pattern) {
+	if files, isDir, err := storage.WARCFilesIn(pattern); isDir {
+		if err != nil || len(files) == 0 {
+			detail := "a directory with no " + strings.Join(storage.WARCSuffixes, " or ") + " file in it"
+			if err != nil {
+				detail = "listing the directory: " + err.Error()
+			}
+			rejectPath(ctx, reject, pattern, dedup.ReasonIrregularFile, detail)
+			return nil
+		}
+		paths = files
+	} else if storage.HasGlob(pattern) {
 		var err error
 		if paths, err = list(ctx, pattern); err != nil || len(paths) == 0 {
 			detail := "the glob matches no file"

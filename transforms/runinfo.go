@@ -62,9 +62,26 @@ func (ri *RunInfo) finish(runID string) {
 	}
 }
 
-// BuildVersion returns this binary's module version and VCS revision from
-// its build info ("(devel)" and "" when built without them).
+// linkVersion and linkRevision are set at link time by make build and
+// make worker (go build -ldflags "-X
+// github.com/ndd-beam/ndd-beam/transforms.linkVersion=…"), from git: the
+// go command records VCS settings in the build info only when it builds in
+// a clone whose .git is a directory (not in a git worktree) and -buildvcs
+// is not false, and never under go run or go test.
+var linkVersion, linkRevision string
+
+// BuildVersion returns this binary's module version and VCS revision: the
+// ones stamped at link time (linkVersion, linkRevision) when set, else
+// from its build info ("(devel)" and "" when built without them).
 func BuildVersion() (version, revision string) {
+	defer func() {
+		if linkVersion != "" {
+			version = linkVersion
+		}
+		if linkRevision != "" {
+			revision = linkRevision
+		}
+	}()
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "unknown", ""

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
 )
 
 func init() {
@@ -77,6 +78,7 @@ type Summary struct {
 	ExactCopies            int           `json:"exact_copies"`             // documents collapsed into an exact-copy representative (pairs lines with exact true)
 	Kept                   int           `json:"kept"`                     // pages kept (decisions-*.jsonl, keep true)
 	Dropped                int           `json:"dropped"`                  // pages dropped; kept + dropped = decision lines
+	DroppedExact           int           `json:"dropped_exact"`            // of Dropped, pages at weighted Jaccard 1 to the page kept (the same signatures, or for exact-text the same text); the rest are near-duplicates
 	DecideResidual         int           `json:"decide_residual"`          // pages still undecided after the rounds, decided on one worker
 	ClusterSizes           map[int]int   `json:"cluster_sizes"`            // cluster size (kept page + its dropped pages) -> clusters
 	Parameters             config.Params `json:"parameters"`
@@ -104,6 +106,27 @@ func (s Summary) SkippedTotal() int {
 		n += c
 	}
 	return n
+}
+
+// Pages is the number of pages (docs/outputs.md, "Which records are
+// pages"): records that became text, each with one decision line, so
+// Kept + Dropped.
+func (s Summary) Pages() int { return s.Kept + s.Dropped }
+
+// NotPages returns the skip reasons of the records that are not pages
+// (every reason but no-signatures and too-few-signatures, which are pages
+// decided on their text) and their total, Records - Pages() when the
+// accounting holds.
+func (s Summary) NotPages() (reasons map[string]int, total int) {
+	reasons = map[string]int{}
+	for r, n := range s.Skipped {
+		if r == dedup.ReasonNoSignatures || r == dedup.ReasonTooFewSignatures {
+			continue
+		}
+		reasons[r] = n
+		total += n
+	}
+	return reasons, total
 }
 
 // Stats gathers the run statistics of every stage into one
@@ -243,6 +266,8 @@ func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats fu
 			sum.Kept += v
 		case k == StatDropped:
 			sum.Dropped += v
+		case k == StatDroppedExact:
+			sum.DroppedExact += v
 		case k == StatDecideResidual:
 			sum.DecideResidual += v
 		case strings.HasPrefix(k, statClusterPrefix):

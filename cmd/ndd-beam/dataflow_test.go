@@ -155,3 +155,18 @@ func TestDataflowRunScript(t *testing.T) {
 		})
 	}
 }
+
+// A Dataflow dry run prints one line: Beam's warnings about the staging
+// and temp buckets it cannot check (without credentials: one long warning
+// per location) are dropped, and a missing credential is said in the line.
+func TestDataflowDryRunIsOneLine(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "--runner=dataflow", "--dry_run", "--project=my-project", "--region=europe-west1",
+		"--staging_location=gs://my-bucket/staging", "--temp_location=gs://my-bucket/tmp",
+		"--input=gs://my-bucket/crawl/*.warc.gz", "--output=gs://my-bucket/out/")
+	// No credentials: an empty HOME and no GOOGLE_APPLICATION_CREDENTIALS.
+	cmd.Env = []string{"NDD_BEAM_AS_CLI=1", "PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	code, stdout, stderr := runCmd(t, cmd)
+	if code != 0 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "ndd-beam: dry run: job built, not submitted") {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+}

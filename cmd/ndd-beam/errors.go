@@ -108,3 +108,47 @@ func (h heldErrors) flush() {
 	}
 	*h.held = nil
 }
+
+// dryRunNoise is a slog.Handler that drops the warnings Beam's Dataflow
+// runner logs while it builds a job about Cloud Storage buckets it cannot
+// look at (its soft-delete check of the staging and temp locations): on a
+// dry run nothing is staged, and each warning is a long line, printed once
+// per location. Whether one of them said that no Google Cloud credentials
+// were found is kept for the dry run's closing line.
+type dryRunNoise struct {
+	next    slog.Handler
+	noCreds *bool
+}
+
+// dryRunNoiseMessages start the messages dryRunNoise drops
+// (runners/dataflow.checkSoftDeletePolicyEnabled in Beam v2.77.0).
+var dryRunNoiseMessages = []string{"Error creating GCS client", "Error checking SoftDeletePolicy", "Error parsing bucket name"}
+
+// quietDryRun wraps slog's default handler in a dryRunNoise.
+func quietDryRun() dryRunNoise {
+	h := dryRunNoise{next: slog.Default().Handler(), noCreds: new(bool)}
+	slog.SetDefault(slog.New(h))
+	return h
+}
+
+func (h dryRunNoise) Enabled(ctx context.Context, l slog.Level) bool { return h.next.Enabled(ctx, l) }
+
+func (h dryRunNoise) Handle(ctx context.Context, r slog.Record) error {
+	for _, m := range dryRunNoiseMessages {
+		if strings.HasPrefix(r.Message, m) {
+			if strings.Contains(r.Message, "could not find default credentials") {
+				*h.noCreds = true
+			}
+			return nil
+		}
+	}
+	return h.next.Handle(ctx, r)
+}
+
+func (h dryRunNoise) WithAttrs(as []slog.Attr) slog.Handler {
+	return dryRunNoise{next: h.next.WithAttrs(as), noCreds: h.noCreds}
+}
+
+func (h dryRunNoise) WithGroup(name string) slog.Handler {
+	return dryRunNoise{next: h.next.WithGroup(name), noCreds: h.noCreds}
+}

@@ -18,6 +18,7 @@
 package main
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -32,13 +33,14 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/pipeline"
-	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/storage" // registers local, gs://, s3://, http(s)://
 	"github.com/ndd-beam/ndd-beam/transforms"
 )
@@ -46,9 +48,6 @@ import (
 // defaultRunner replaces beamx's default (prism in Beam v2.77.0) when no
 // --runner is given.
 const defaultRunner = "direct"
-
-// jobFlags are the job's own flags, shown first by --help.
-var jobFlags []string
 
 func main() {
 	os.Exit(run(os.Args[1:]))
@@ -66,19 +65,15 @@ func run(args []string) (status int) {
 		}
 	}()
 	cfg := config.DefaultConfig()
-	input := registerFlags(flag.CommandLine, &cfg)
-	logLevel := flag.String("log_level", "warn", "Beam log level: debug, info, warn or error (default warn; info prints the job graph, e.g. the job a Dataflow --dry_run would submit, and the runner's own error logs of a failed job, which warn and error replace by one error line)")
-	jobFlags = append(jobFlags, "log_level")
-	version := flag.Bool("version", false, "print the version (module version, VCS revision, Beam Go SDK) and exit")
-	jobFlags = append(jobFlags, "version")
-	printMeta := flag.Bool(printTemplateMetadataFlag, false, "print the Dataflow flex template's metadata.json (every job flag above, its help and default) and exit")
-	jobFlags = append(jobFlags, printTemplateMetadataFlag)
+	jobs := newJobFlagSet()
+	cmd := registerFlags(jobs, &cfg)
+	jobs.addTo(flag.CommandLine)
 	flag.CommandLine.Init("ndd-beam", flag.ContinueOnError)
 	flag.CommandLine.SetOutput(io.Discard)
 	flag.CommandLine.Usage = func() {}
 	if err := flag.CommandLine.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			usage(os.Stdout)
+			usage(os.Stdout, jobs, flag.CommandLine)
 			return 0
 		}
 		return fail(2, "%v (see ndd-beam --help)", err)
@@ -86,7 +81,7 @@ func run(args []string) (status int) {
 	if flag.NArg() > 0 {
 		return fail(2, "unexpected argument %q (flags only; see ndd-beam --help)", flag.Arg(0))
 	}
-	if *version {
+	if *cmd.version {
 		v, rev := transforms.BuildVersion()
 		if rev == "" {
 			rev = "unknown"
@@ -94,8 +89,8 @@ func run(args []string) (status int) {
 		fmt.Printf("ndd-beam %s revision %s Beam Go SDK %s %s\n", v, rev, core.SdkVersion, runtime.Version())
 		return 0
 	}
-	if *printMeta {
-		if err := writeTemplateMetadata(os.Stdout); err != nil {
+	if *cmd.printMeta {
+		if err := writeTemplateMetadata(os.Stdout, jobs); err != nil {
 			return fail(1, "%v", err)
 		}
 		return 0
@@ -103,11 +98,11 @@ func run(args []string) (status int) {
 	if *runners.Runner == "" {
 		*runners.Runner = defaultRunner
 	}
-	switch *logLevel {
+	switch *cmd.logLevel {
 	case "debug", "info", "warn", "error":
-		log.LogLevel = *logLevel
+		log.LogLevel = *cmd.logLevel
 	default:
-		return fail(2, "--log_level=%q: want debug, info, warn or error", *logLevel)
+		return fail(2, "--log_level=%q: want debug, info, warn or error", *cmd.logLevel)
 	}
 	beam.Init() // on a worker this runs the harness and does not return
 	if err := checkRunner(*runners.Runner); err != nil {
@@ -116,7 +111,7 @@ func run(args []string) (status int) {
 	defaultWorkerBinary(*runners.Runner)
 
 	ctx := context.Background()
-	cfg.Input = splitGlobs(*input)
+	cfg.Input = splitGlobs(*cmd.input)
 	cfg.Runner = *runners.Runner
 	if err := checkDataflow(cfg.Runner, cfg.Input, cfg.Output); err != nil {
 		return fail(2, "%v", err)
@@ -139,7 +134,11 @@ func run(args []string) (status int) {
 		return fail(2, "%v", err)
 	}
 	var held heldErrors
-	if *logLevel == "warn" || *logLevel == "error" {
+	var quiet dryRunNoise
+	if *cmd.logLevel == "warn" || *cmd.logLevel == "error" {
+		if dryRun() {
+			quiet = quietDryRun() // the dry run's line below says what matters of it
+		}
 		held = holdErrorLogs() // the error line below replaces Beam's error logs
 	}
 	if path := os.Getenv(CPUProfileEnv); path != "" {
@@ -165,115 +164,23 @@ func run(args []string) (status int) {
 		held.flush()
 	}
 	if dryRun() {
-		fmt.Fprintln(os.Stderr, "ndd-beam: dry run: job built, not submitted")
+		note := ""
+		if quiet.noCreds != nil && *quiet.noCreds {
+			note = " (no Google Cloud credentials found: a real run needs gcloud auth application-default login)"
+		}
+		fmt.Fprintln(os.Stderr, "ndd-beam: dry run: job built, not submitted"+note)
 		return 0
 	}
-	printSummary(ctx, cfg.Output)
+	sum, err := readSummary(ctx, cfg.Output)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ndd-beam: job finished; summary not readable yet (%v)\n", err)
+		return 0
+	}
+	if len(sum.Files) == 0 {
+		return fail(2, "%s", noFileRead(ctx, cfg.Output, sum))
+	}
+	fmt.Println(closingLine(sum, cfg.Output))
 	return 0
-}
-
-// registerFlags defines the job's flags on fs with cfg's values as defaults
-// and returns the raw --input value.
-func registerFlags(fs *flag.FlagSet, cfg *config.Config) *string {
-	p := &cfg.Params
-	def := func(name string) { jobFlags = append(jobFlags, name) }
-	input := fs.String("input", "", "comma-separated WARC file globs or URLs: local, gs://, s3://, or http(s):// (one file per URL, never globbed); @LIST (or @LIST.gz) reads the paths from a list file, one a line, # comments and blank lines ignored, the list itself local or on any of these (.warc and .warc.gz; required)")
-	def("input")
-	fs.StringVar(&cfg.InputPrefix, "input_prefix", "", "prepended to the relative entries of @LIST input lists, e.g. https://data.commoncrawl.org/ for Common Crawl's warc.paths.gz (default none: relative to the working directory)")
-	def("input_prefix")
-	fs.StringVar(&cfg.Output, "output", "", "output directory, gs:// or s3:// prefix for pairs-*.jsonl, rejects-*.jsonl, decisions-*.jsonl, clusters-*.jsonl, summary.json (required)")
-	def("output")
-	fs.Float64Var(&p.Tau, "tau", p.Tau, fmt.Sprintf("similarity threshold τ in (0,1]: pairs with weighted Jaccard >= tau (default %v, best F1 on the gold set, docs/quality.md; the paper's news set: 0.44, §5.3)", p.Tau))
-	def("tau")
-	fs.Float64Var(&p.SameSiteTau, "same_site_tau", p.SameSiteTau, fmt.Sprintf("threshold in [0,1] for a pair of pages of one site (the registrable domain of the target URI): pages of one site share a template and repeat their own text, so such a pair is a near-duplicate only at weighted Jaccard >= same_site_tau (and >= tau); pairs across sites need tau; 0 treats every pair alike, as the paper (default %v, docs/quality.md \"Real sites\")", p.SameSiteTau))
-	def("same_site_tau")
-	fs.Float64Var(&p.IDFMin, "idf_min", p.IDFMin, fmt.Sprintf("lowest normalized IDF log(N/df)/log(N) of a kept signature, in [0,1] (default %v, §5.1)", p.IDFMin))
-	def("idf_min")
-	fs.Float64Var(&p.IDFMax, "idf_max", p.IDFMax, fmt.Sprintf("highest normalized IDF of a kept signature, in [0,1] (default %v; see spotsig.IDFRange.Keep for signatures shared by few documents)", p.IDFMax))
-	def("idf_max")
-	fs.BoolVar(&p.IDFKeepShared, "idf_keep_shared", p.IDFKeepShared, fmt.Sprintf("exempt signatures found in >= 2 documents from --idf_max, so rare shared signatures of copies are kept (default %v; false = the paper's plain range)", p.IDFKeepShared))
-	def("idf_keep_shared")
-	fs.StringVar(&p.Antecedents, "antecedents", p.Antecedents, "spot set \"word(distance,chain),…\" or @file replacing the embedded one of the --lang language (with --lang=auto: of English pages and pages of unidentified language) (default: each page language's own set, spotsig/lang/<code>; English: the paper's articles and be/can/will/have/do forms, §5.3.2)")
-	def("antecedents")
-	fs.StringVar(&p.Lang, "lang", p.Lang, fmt.Sprintf("language of the pages: %q identifies the language of each text block (a page's is its main content's) and signs the block with that language's stopwords and antecedents; signatures of different languages never match (pages of unidentified language use English data, tagged \"und\"); a code such as de forces one language for all pages (default %q; codes: %s)", spotsig.LanguageAuto, p.Lang, strings.Join(spotsig.Languages(), " ")))
-	def("lang")
-	fs.IntVar(&p.MinBlockTokens, "min_block_tokens", p.MinBlockTokens, fmt.Sprintf("spot chains stay inside one text block (paragraph, cell, list item) and blocks of fewer tokens are skipped as boilerplate; 0 = the paper's whole-document chains (default %d, chosen on the gold set, docs/quality.md)", p.MinBlockTokens))
-	fs.BoolVar(&p.KeepMarkupBoilerplate, "keep_markup_boilerplate", p.KeepMarkupBoilerplate, "keep the text of elements the markup marks as boilerplate (nav, aside, footer, dialogs, cookie/consent notices, replay toolbars, short sidebars, share and comment boxes), which is dropped by default so that text shared with unrelated pages does not make them near-duplicates (docs/quality.md, \"Shared boilerplate\")")
-	def("keep_markup_boilerplate")
-	def("min_block_tokens")
-	fs.IntVar(&p.SharedBlockPages, "shared_block_pages", p.SharedBlockPages, fmt.Sprintf("a text block outside the main content of at least this many pages (and of more pages than it is the main content of) is shared boilerplate and gives no signatures on any page; 0 = off (default %d, docs/design.md \"Shared boilerplate\")", p.SharedBlockPages))
-	def("shared_block_pages")
-	fs.IntVar(&p.MaxGroupSignatures, "max_group_signatures", p.MaxGroupSignatures, fmt.Sprintf("signatures (Σ|d| of its documents, about 30 bytes each in memory) one matching task holds: a larger τ partition is matched as a block-pair grid of tasks of about 0.8× this many signatures, same pairs; 0 = unbounded (default %d, docs/design.md)", p.MaxGroupSignatures))
-	def("max_group_signatures")
-	fs.IntVar(&p.MinSignatures, "min_signatures", p.MinSignatures, fmt.Sprintf("drop documents with fewer signatures |d| than this after the IDF filter (default %d)", p.MinSignatures))
-	def("min_signatures")
-	fs.IntVar(&p.Rho, "rho", p.Rho, fmt.Sprintf("ρ, range of vector lengths (signatures) with regular partitions; longer vectors share the overflow partition, which starts at or below ρ depending on τ (default %d, §4.2, §5.1)", p.Rho))
-	def("rho")
-	fs.StringVar(&p.Method, "method", p.Method, fmt.Sprintf("signature scheme: spotsigs (spot signatures, §3) or shingles (word k-grams, k = --shingle_k; the paper's competitor, docs/quality.md) (default %q)", p.Method))
-	def("method")
-	fs.IntVar(&p.ShingleK, "shingle_k", p.ShingleK, fmt.Sprintf("shingle length in words for --method=shingles (default %d)", p.ShingleK))
-	def("shingle_k")
-	fs.StringVar(&p.Matcher, "matcher", p.Matcher, fmt.Sprintf("matcher: spotsigs (partitions + pruning, §4), bruteforce (exact reference, same pairs, quadratic), lsh (MinHash LSH k=6, l=32, verified; approximate recall) or imatch (one SHA-1 bucket per signature set; no threshold) (default %q)", p.Matcher))
-	def("matcher")
-	fs.StringVar(&p.Keep, "keep", p.Keep, fmt.Sprintf("keep policy: which page of a group of near-duplicates is kept, criteria in order from earliest|latest (WARC-Date; missing or malformed dates last), longest|shortest (extracted text), uri (shortest, then bytewise); record ID and location break the last ties (default %q: the first capture is the likely original, and adding a later crawl never changes which earlier page is kept; docs/outputs.md)", p.Keep))
-	def("keep")
-	fs.IntVar(&p.DecideRounds, "decide_rounds", p.DecideRounds, fmt.Sprintf("keep/drop rounds unrolled in the job graph; pages still undecided after them are decided on one worker, counted in summary decide_residual (default %d, docs/design.md)", p.DecideRounds))
-	def("decide_rounds")
-	fs.IntVar(&cfg.Shards, "shards", cfg.Shards, fmt.Sprintf("number of files of each sharded output: pairs, rejects, decisions, clusters (default %d)", cfg.Shards))
-	def("shards")
-	fs.StringVar(&cfg.Compression, "compression", cfg.Compression, fmt.Sprintf("how the sharded outputs are written: %s (<name>.jsonl) or %s (<name>.jsonl.gz, 7-14x smaller for pairs; byte-identical on every run) (default %q)", config.CompressionNone, config.CompressionGzip, cfg.Compression))
-	def("compression")
-	fs.Var(progressFlag{&cfg.Progress}, "progress", fmt.Sprintf("print a line on stderr every --progress_interval on a local run (direct; prism; LOOPBACK workers): records and MB read, MB/s, documents, pairs, elapsed time; true, false or %s: when stderr is a terminal (default %s); other runners show the same figures as Beam counters", config.ProgressAuto, config.DefaultProgress))
-	def("progress")
-	fs.DurationVar(&cfg.ProgressInterval, "progress_interval", cfg.ProgressInterval, fmt.Sprintf("time between two progress lines (default %v)", cfg.ProgressInterval))
-	def("progress_interval")
-	fs.BoolVar(&cfg.Overwrite, "overwrite", cfg.Overwrite, "write into an --output directory that holds an earlier run's files (which are removed first: shards, summary.json, _SUCCESS, temporary files); refused if it holds any other file. Without it such a directory is refused")
-	def("overwrite")
-	fs.Int64Var(&p.MaxHeaderBytes, "max_header_bytes", p.MaxHeaderBytes, fmt.Sprintf("cap on one WARC or HTTP header, bytes (default %d)", p.MaxHeaderBytes))
-	def("max_header_bytes")
-	fs.Int64Var(&p.MaxRecordBytes, "max_record_bytes", p.MaxRecordBytes, fmt.Sprintf("cap on the raw body of one WARC record held in memory, bytes; larger: skipped record-too-large (default %d)", p.MaxRecordBytes))
-	def("max_record_bytes")
-	fs.Int64Var(&p.MaxPayloadBytes, "max_payload_bytes", p.MaxPayloadBytes, fmt.Sprintf("cap on the decoded HTTP payload, bytes; larger: skipped payload-too-large (default %d)", p.MaxPayloadBytes))
-	def("max_payload_bytes")
-	fs.Int64Var(&p.MaxMemberBytes, "max_member_bytes", p.MaxMemberBytes, fmt.Sprintf("cap on one decompressed gzip member, bytes (default %d)", p.MaxMemberBytes))
-	def("max_member_bytes")
-	fs.Int64Var(&p.MaxURIBytes, "max_uri_bytes", p.MaxURIBytes, fmt.Sprintf("cap on WARC-Target-URI, bytes; a record with a longer one is skipped uri-too-long, its URI cut to the cap in rejects (default %d)", p.MaxURIBytes))
-	def("max_uri_bytes")
-	fs.Int64Var(&p.MaxRecordIDBytes, "max_record_id_bytes", p.MaxRecordIDBytes, fmt.Sprintf("cap on WARC-Record-ID, bytes; a record with a longer one is skipped record-id-too-long, its ID cut to the cap in rejects (default %d)", p.MaxRecordIDBytes))
-	def("max_record_id_bytes")
-	fs.IntVar(&p.MaxInputBytes, "max_input_bytes", p.MaxInputBytes, fmt.Sprintf("cap on payload bytes parsed into text per document, bytes; the rest is ignored, counted in extract/capped-input-bytes (default %d)", p.MaxInputBytes))
-	def("max_input_bytes")
-	fs.IntVar(&p.MaxTextBytes, "max_text_bytes", p.MaxTextBytes, fmt.Sprintf("cap on text bytes produced per document, bytes; counted in extract/capped-text-bytes (default %d)", p.MaxTextBytes))
-	def("max_text_bytes")
-	fs.IntVar(&p.MaxTokens, "max_tokens", p.MaxTokens, fmt.Sprintf("cap on tokens examined per document; counted in extract/capped-tokens (default %d)", p.MaxTokens))
-	def("max_tokens")
-	fs.IntVar(&p.MaxSignatures, "max_signatures", p.MaxSignatures, fmt.Sprintf("cap on spot signatures (with repeats) kept per document; counted in extract/capped-signatures (default %d)", p.MaxSignatures))
-	def("max_signatures")
-	return input
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "Usage: ndd-beam --input=GLOB[,GLOB…] --output=DIR [flags]")
-	fmt.Fprintln(w, "\nFind near-duplicate web pages in WARC files with SpotSigs (SIGIR 2008) on Apache Beam.")
-	fmt.Fprintln(w, "\nJob flags:")
-	for _, name := range jobFlags {
-		f := flag.Lookup(name)
-		fmt.Fprintf(w, "  --%s\n    \t%s\n", f.Name, f.Usage)
-	}
-	fmt.Fprintln(w, "\nRunner flags (Apache Beam; --runner defaults to direct here):")
-	var beamFlags []string
-	own := map[string]bool{}
-	for _, n := range jobFlags {
-		own[n] = true
-	}
-	flag.VisitAll(func(f *flag.Flag) {
-		if !own[f.Name] {
-			beamFlags = append(beamFlags, "--"+f.Name)
-		}
-	})
-	sort.Strings(beamFlags)
-	fmt.Fprintf(w, "  %s\n", strings.Join(beamFlags, " "))
-	fmt.Fprintln(w, "  e.g. --runner=prism | --runner=dataflow --project=P --region=R --staging_location=gs://B/staging --worker_binary=bin/ndd-beam-worker [--dry_run] | --runner=flink --endpoint=HOST:8099")
 }
 
 func splitGlobs(s string) []string {
@@ -292,38 +199,118 @@ func dryRun() bool {
 	return f != nil && f.Value.String() == "true"
 }
 
-// printSummary reads summary.json back and prints one paragraph.
-func printSummary(ctx context.Context, dir string) {
+// readSummary reads summary.json back from the output directory dir.
+func readSummary(ctx context.Context, dir string) (transforms.Summary, error) {
 	path := transforms.JoinPath(dir, transforms.SummaryFile)
 	var sum transforms.Summary
-	err := func() error {
-		fs, err := storage.New(ctx, path)
-		if err != nil {
-			return err
-		}
-		defer fs.Close()
-		r, err := fs.OpenRead(ctx, path)
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		return json.NewDecoder(r).Decode(&sum)
-	}()
+	fs, err := storage.New(ctx, path)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "ndd-beam: job finished; summary not readable yet (%v)\n", err)
-		return
+		return sum, err
 	}
-	reasons := make([]string, 0, len(sum.Skipped))
-	for r := range sum.Skipped {
-		reasons = append(reasons, r)
+	defer fs.Close()
+	r, err := fs.OpenRead(ctx, path)
+	if err != nil {
+		return sum, err
 	}
-	sort.Strings(reasons)
+	defer r.Close()
+	return sum, json.NewDecoder(r).Decode(&sum)
+}
+
+// closingLine sums up a finished run in the user's words: pages read
+// (records that became text, each with one decision line), kept and
+// dropped (exact copies: weighted Jaccard 1; near-duplicates: the rest),
+// the records that are not pages by reason, most frequent first, and where
+// the outputs are. Pages + other records = records read; kept + dropped =
+// pages.
+func closingLine(sum transforms.Summary, dir string) string {
+	reasons, other := sum.NotPages()
+	names := make([]string, 0, len(reasons))
+	for r := range reasons {
+		names = append(names, r)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if reasons[names[i]] != reasons[names[j]] {
+			return reasons[names[i]] > reasons[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	why := ""
+	if len(names) > 0 {
+		parts := make([]string, len(names))
+		for i, r := range names {
+			parts[i] = fmt.Sprintf("%s %d", r, reasons[r])
+		}
+		why = " (" + strings.Join(parts, ", ") + ")"
+	}
+	return fmt.Sprintf("ndd-beam: read %d pages and %d other records%s from %d files; kept %d pages, dropped %d (%d exact copies, %d near-duplicates); keep/drop per page in %s, all outputs in %s",
+		sum.Pages(), other, why, len(sum.Files), sum.Kept, sum.Dropped, sum.DroppedExact, sum.Dropped-sum.DroppedExact,
+		transforms.JoinPath(dir, "decisions-*"), dir)
+}
+
+// noFileRead explains a run that opened no input file, on one line: how
+// many inputs were rejected for which reasons, the first rejected input
+// with its detail, and where the rejects are. It removes _SUCCESS, so
+// that no reader trusts the output of such a run; the rejects and the
+// summary stay.
+func noFileRead(ctx context.Context, dir string, sum transforms.Summary) string {
+	first := ""
+	fs, err := storage.New(ctx, dir)
+	if err == nil {
+		defer fs.Close()
+		if r, ok := fs.(filesystem.Remover); ok {
+			r.Remove(ctx, transforms.JoinPath(dir, transforms.SuccessFile))
+		}
+		first = firstFileReject(ctx, fs, dir)
+	}
 	var parts []string
-	for _, r := range reasons {
-		parts = append(parts, fmt.Sprintf("%s %d", r, sum.Skipped[r]))
+	for _, r := range []string{dedup.ReasonUnreadableFile, dedup.ReasonIrregularFile, dedup.ReasonDuplicateFile} {
+		if n := sum.Skipped[r]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", r, n))
+		}
 	}
-	fmt.Printf("ndd-beam: read %d WARC records from %d files; %d documents reached matching, %d skipped (%s); %d near-duplicate pairs at tau=%v in %d partitions; %d pages kept, %d dropped; output in %s\n",
-		sum.Records, len(sum.Files), sum.Documents, sum.SkippedTotal(), strings.Join(parts, ", "), sum.Pairs, sum.Parameters.Tau, sum.Partitions, sum.Kept, sum.Dropped, dir)
+	msg := "no input file could be read"
+	if len(parts) > 0 {
+		msg += " (" + strings.Join(parts, ", ") + ")"
+	}
+	if first != "" {
+		msg += "; first: " + first
+	}
+	return msg + "; rejects in " + transforms.JoinPath(dir, "rejects-*")
+}
+
+// firstFileReject returns "PATH: DETAIL" of the first rejected input file
+// (a reject at offset -1) in the rejects shards under dir, or "".
+func firstFileReject(ctx context.Context, fs filesystem.Interface, dir string) string {
+	shards, err := fs.List(ctx, transforms.JoinPath(dir, "rejects-*"))
+	if err != nil {
+		return ""
+	}
+	sort.Strings(shards)
+	for _, p := range shards {
+		rc, err := fs.OpenRead(ctx, p)
+		if err != nil {
+			continue
+		}
+		var in io.Reader = rc
+		if strings.HasSuffix(p, ".gz") {
+			if zr, err := gzip.NewReader(rc); err == nil {
+				in = zr
+			}
+		}
+		dec := json.NewDecoder(in)
+		for {
+			var r transforms.Reject
+			if dec.Decode(&r) != nil {
+				break
+			}
+			if r.Offset == -1 {
+				rc.Close()
+				return r.File + ": " + r.Detail
+			}
+		}
+		rc.Close()
+	}
+	return ""
 }
 
 // fail prints one error line and returns status.

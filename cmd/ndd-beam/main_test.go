@@ -66,8 +66,8 @@ func TestCLIRunsWithDefaults(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	kept := fmt.Sprintf("; %d pages kept, %d dropped;", sum.Kept, sum.Dropped)
-	if !strings.Contains(stdout, "read 82 WARC records") || !strings.Contains(stdout, kept) || sum.Kept == 0 || strings.Count(stdout, "\n") != 1 {
+	kept := fmt.Sprintf("; kept %d pages, dropped %d (", sum.Kept, sum.Dropped)
+	if !strings.Contains(stdout, fmt.Sprintf("ndd-beam: read %d pages and ", sum.Pages())) || !strings.Contains(stdout, kept) || sum.Kept == 0 || strings.Count(stdout, "\n") != 1 {
 		t.Errorf("closing line: %q", stdout)
 	}
 	if strings.Contains(stderr, "level=INFO") {

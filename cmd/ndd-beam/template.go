@@ -30,11 +30,11 @@ var gcsOnly = map[string]string{
 }
 
 // writeTemplateMetadata writes metadata.json for the Dataflow flex template:
-// one parameter per job flag (jobFlags, in --help order) with the flag's
+// one parameter per job flag of j (in --help order) but its launcher flags, with the flag's
 // usage as help text and its default, so the template cannot drift from the
 // command. Runner flags (project, region, staging and temp locations,
 // machine type, …) are launch options of the template, not parameters.
-func writeTemplateMetadata(w io.Writer) error {
+func writeTemplateMetadata(w io.Writer, j *jobFlagSet) error {
 	meta := struct {
 		Name        string              `json:"name"`
 		Description string              `json:"description"`
@@ -43,12 +43,12 @@ func writeTemplateMetadata(w io.Writer) error {
 		Name:        "ndd-beam",
 		Description: "Near-duplicate web pages in WARC files with SpotSigs (Theobald, Siddharth, Paepcke, SIGIR 2008): writes pairs-*.jsonl, rejects-*.jsonl and summary.json under --output.",
 	}
-	for _, name := range jobFlags {
-		if name == printTemplateMetadataFlag || name == "version" || name == "progress" || name == "progress_interval" {
+	for _, name := range j.names {
+		if j.launcher[name] {
 			// The launcher's own, not the job's: nothing to set on Dataflow.
 			continue
 		}
-		f := flag.Lookup(name)
+		f := j.Lookup(name)
 		p := templateParameter{Name: name, Label: name, HelpText: f.Usage, IsOptional: true, DefaultValue: f.DefValue}
 		if re, ok := gcsOnly[name]; ok {
 			p.IsOptional = false

@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -60,3 +62,53 @@ func TestCLISummaryRunInfo(t *testing.T) {
 }
 
 func numCPU() int { return runtime.NumCPU() }
+
+// The binary make build writes (the README's command) carries the version
+// and git revision in --version and summary.json, also in a git worktree
+// and under GOFLAGS=-buildvcs=false, where the go command records no VCS
+// information; and its exit statuses are the documented ones (go run would
+// turn the refusal's 2 into 1).
+func TestMakeBuildStampsVersion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	for _, tool := range []string{"make", "git"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "ndd-beam")
+	build := exec.Command("make", "-C", "../..", "build", "BIN="+bin)
+	build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("make build: %v\n%s", err, out)
+	}
+	rev := strings.TrimSpace(string(head))
+	code, stdout, stderr := runCmd(t, exec.Command(bin, "--version"))
+	if code != 0 || !regexp.MustCompile(`^ndd-beam v\S+ revision `+rev+`(\+modified)? Beam Go SDK `).MatchString(stdout) {
+		t.Fatalf("--version: exit %d, stdout %q, stderr %q; want a v… version and revision %s", code, stdout, stderr, rev)
+	}
+	version := strings.Fields(stdout)[1]
+	revision := strings.Fields(stdout)[3]
+
+	out := filepath.Join(tmp, "out")
+	args := []string{"--input=" + filepath.Join(testdata, "aut__example.warc.gz"), "--output=" + out}
+	if code, _, stderr := runCmd(t, exec.Command(bin, args...)); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var sum transforms.Summary
+	if err := json.Unmarshal(readFileT(t, filepath.Join(out, transforms.SummaryFile)), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Run.Version != version || sum.Run.Revision != revision {
+		t.Errorf("summary.json run: version %q revision %q, want %q %q", sum.Run.Version, sum.Run.Revision, version, revision)
+	}
+	if code, _, stderr := runCmd(t, exec.Command(bin, args...)); code != 2 || !strings.Contains(stderr, "--overwrite") {
+		t.Errorf("second run into the same output: exit %d, want 2; stderr %q", code, stderr)
+	}
+}

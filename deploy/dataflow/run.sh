@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs ndd-beam on Google Cloud Dataflow, after checking every input.
 #
-#   make worker
+#   make build worker
 #   PROJECT=my-project REGION=europe-west1 BUCKET=gs://my-bucket \
 #   INPUT='gs://my-bucket/crawl/*.warc.gz' deploy/dataflow/run.sh [--dry_run] [ndd-beam flags]
 #
@@ -15,7 +15,10 @@
 #   STAGING   gs:// staging location (default $BUCKET/staging)
 #   TEMP      gs:// temp location (default $BUCKET/tmp)
 #   WORKER    static linux/amd64 worker binary (default bin/ndd-beam-worker, from make worker)
-#   NDD_BEAM  the command that submits (default: go run ./cmd/ndd-beam)
+#   NDD_BEAM  the command that submits (default bin/ndd-beam, from make build, else go run ./cmd/ndd-beam,
+#             which turns every failing exit status into 1)
+#
+# It builds nothing: make worker builds the worker binary, make build the launcher.
 #
 # --dry_run: check all of the above, then let ndd-beam check every job flag
 # and build and translate the Dataflow job without credentials or submitting.
@@ -81,7 +84,11 @@ if ((errors > 0)); then
   exit 2
 fi
 
-read -ra launcher <<<"${NDD_BEAM:-go run ./cmd/ndd-beam}"
+default_launcher="go run ./cmd/ndd-beam"
+if [[ -x bin/ndd-beam ]]; then
+  default_launcher=bin/ndd-beam
+fi
+read -ra launcher <<<"${NDD_BEAM:-$default_launcher}"
 "${launcher[@]}" \
   --runner=dataflow \
   --project="$PROJECT" \

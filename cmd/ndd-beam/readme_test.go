@@ -1,0 +1,91 @@
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The README's first screen works as written: its first code block holds
+// the two commands, the job (make build, then bin/ndd-beam on testdata/)
+// and the tests (make test, the command .ci/run runs); "Your own crawl"
+// starts within the first 40 lines; the job's arguments run as given and
+// read every WARC file in testdata/; and the jq lines that read the
+// decisions give one line per dropped page and per cluster.
+func TestREADMECommands(t *testing.T) {
+	readme := string(readFileT(t, "../../README.md"))
+	lines := strings.Split(readme, "\n")
+	crawl := -1
+	for i, l := range lines {
+		if l == "## Your own crawl" {
+			crawl = i + 1
+			break
+		}
+	}
+	if crawl < 0 || crawl > 40 {
+		t.Errorf(`"## Your own crawl" at line %d, want within the first 40`, crawl)
+	}
+	_, block, _ := strings.Cut(readme, "```sh\n")
+	block, _, _ = strings.Cut(block, "```")
+	var cmds []string
+	for _, l := range strings.Split(strings.TrimSpace(block), "\n") {
+		cmd, _, _ := strings.Cut(l, "#")
+		cmds = append(cmds, strings.TrimSpace(cmd))
+	}
+	if len(cmds) != 2 || cmds[1] != "make test" {
+		t.Fatalf("first code block: %q, want the job and make test", cmds)
+	}
+	if ci := string(readFileT(t, "../../.ci/run")); !strings.Contains(ci, "\nmake test\n") {
+		t.Error(".ci/run does not run make test, the README's test command")
+	}
+	build, job, ok := strings.Cut(cmds[0], " && ")
+	if !ok || build != "make build" || !strings.HasPrefix(job, "bin/ndd-beam ") {
+		t.Fatalf("job command %q: want make build && bin/ndd-beam …", cmds[0])
+	}
+	out := filepath.Join(t.TempDir(), "out") + "/"
+	var args []string
+	for _, a := range strings.Fields(strings.TrimPrefix(job, "bin/ndd-beam ")) {
+		a = strings.Replace(a, "=testdata/", "="+testdata+"/", 1)
+		a = strings.Replace(a, "--output=out/", "--output="+out, 1)
+		args = append(args, a)
+	}
+	code, stdout, stderr := cli(t, args...)
+	if code != 0 || !strings.Contains(stdout, " from 9 files;") {
+		t.Fatalf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+	}
+	sum := readSummaryT(t, out)
+
+	for _, tool := range []string{"jq", "sh"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	want := map[string]int{"decisions": sum.Dropped, "clusters": 0}
+	for _, n := range sum.ClusterSizes {
+		want["clusters"] += n
+	}
+	ran := 0
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "jq ") {
+			continue
+		}
+		cmd, _, _ := strings.Cut(l, "   #")
+		cmd = strings.ReplaceAll(cmd, "out/", out)
+		got, err := exec.Command("sh", "-c", cmd).Output()
+		if err != nil {
+			t.Errorf("%s: %v", cmd, err)
+			continue
+		}
+		n := strings.Count(string(got), "\n")
+		for name, w := range want {
+			if strings.Contains(cmd, out+name+"-") && (n != w || w == 0) {
+				t.Errorf("%s: %d lines, want %d (summary.json)", cmd, n, w)
+			}
+		}
+		ran++
+	}
+	if ran != 2 {
+		t.Errorf("%d jq lines in the README, want 2 (pages to delete, clusters)", ran)
+	}
+}
