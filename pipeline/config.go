@@ -24,8 +24,8 @@ import (
 // output directory must not hold files this job writes
 // (transforms.IsJobFile: an earlier run's outputs, _SUCCESS or temporary
 // files) unless c.Overwrite, and then no other files; and it must be
-// writable (a local output directory is created; gs:// outputs are listed
-// but not written). Errors wrap config.ErrConfig. Validate changes nothing
+// writable (checkOutput: a probe file is created and removed, locally or
+// through the output's filesystem). Errors wrap config.ErrConfig. Validate changes nothing
 // but creating a missing local output directory; see ClearOutput.
 func Validate(ctx context.Context, c *config.Config) error {
 	if err := c.ValidateValues(); err != nil {

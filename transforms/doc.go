@@ -1,33 +1,49 @@
 // Package transforms holds the Beam composites and DoFns of the ndd-beam job,
 // one per step of the SpotSigs method (Theobald, Siddharth, Paepcke, SIGIR
-// 2008). It only wires the plain Go packages warc/, spotsig/ and match/ into
-// Beam; no algorithm lives here.
+// 2008). It only wires the plain Go packages warc/, spotsig/, match/ and
+// dedup/ into Beam; no algorithm lives here. pipeline.Build strings the
+// composites together.
 //
 // # Stages
 //
-//   - ReadWARC (§5 input): match globs, read each WARC file with warc.ReadFile,
-//     split WARC records into document candidates and rejects.
-//   - Extract (§3): payload -> plain text -> spot signatures (the signature
-//     scheme is chosen by NewSigner).
+//   - ReadWARC (§5 input): match globs and lists, read each WARC file with
+//     warc.ReadFile, split WARC records into document candidates and rejects.
+//   - Extract (§3): payload -> plain text -> text blocks -> spot signatures
+//     (the signature scheme is chosen by config.NewSigner), in Batches.
+//   - DropSharedBlocks: blocks repeated on many pages (boilerplate) lose
+//     their signatures (dedup.SharedBlocks), by joins on the block hash and
+//     the batch ID.
 //   - FilterIDF (§5.1): document frequency per signature with a combiner, N
 //     from a global count, keep signatures whose normalized IDF lies in the
-//     configured range, rebuild each document's vector by a join.
+//     configured range, rebuild each batch's vectors by a join; documents
+//     with too few signatures leave as rejects.
+//   - CollapseExact: documents with equal vectors become one representative
+//     (ExactPairs writes their pairs lines).
 //   - KeyByGroup and MatchGroups (§4.2, §4.3): send each document to its
 //     groups (its τ partition, and as a guest to the left neighbour) and run the
-//     in-memory matcher of the Grouping chosen by NewGrouping on each group.
-//   - WritePairs, WriteRejects, WriteSummary: the job's output contract.
+//     in-memory matcher of the Grouping chosen by config.NewGrouping on each
+//     group, or on a grid of tasks for a group above --max_group_signatures.
+//   - Decide: keep/drop for every page (match.DecideSequential's rule in
+//     rounds), clusters.
+//   - WritePairs, WriteRejects, WriteDecisions, WriteLines, WriteSummary and
+//     Outputs.Commit: the job's output contract (sorted shards, summary.json,
+//     _SUCCESS last).
 //
 // # Element types
 //
-// Doc is a document with its signature vector; it has a compact binary coder
-// (registered with beam.RegisterCoder) because it crosses every shuffle.
-// Reject is a WARC record (or unreadable stretch) that did not reach
-// matching, with its reason. PairRecord is one output pair.
+// Batch holds up to 1,000 documents (Doc: a page with its signature vector,
+// blocks, site and exact-copy group) and has a compact binary coder, because
+// it crosses every shuffle up to matching. dedup.Page is the compact page
+// Decide needs. Reject is a WARC record (or unreadable stretch) that did not
+// reach matching, with its reason. Found is a pair found by matching;
+// PairRecord one output pair.
 //
 // # Counters
 //
-// Every stage increments Beam metrics counters in its own namespace ("read",
-// "extract", "idf", "match", "write") so a Dataflow user sees progress live;
-// the same numbers are computed from PCollections for summary.json, which
-// therefore never depends on a runner's metrics being queryable.
+// Every stage increments Beam metrics counters in its own namespace
+// ("read", "extract", "shared", "idf", "exact", "group", "match",
+// "decide", "write", "summary"; every counter is listed in docs/deploy.md,
+// "Metrics") so a Dataflow user sees progress live; the same numbers are
+// computed from PCollections for summary.json, which therefore never
+// depends on a runner's metrics being queryable.
 package transforms

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/ndd-beam/ndd-beam/config"
@@ -291,7 +292,9 @@ func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats fu
 	}
 	sum.Run.finish(fn.RunID)
 	if got := sum.Documents + sum.SkippedTotal(); got != sum.Records {
-		// Never expected; reported loudly but the summary is still written.
+		// Never expected: logged as an error and counted
+		// (summary/accounting_mismatch); the summary is still written.
+		log.Errorf(ctx, "summary: %d documents + %d skipped != %d records read", sum.Documents, sum.SkippedTotal(), sum.Records)
 		beam.NewCounter("summary", "accounting_mismatch").Inc(ctx, 1)
 	}
 	b, err := json.MarshalIndent(sum, "", "  ")

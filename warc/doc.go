@@ -6,8 +6,9 @@
 //
 // [ReadFile] takes an io.Reader (it never seeks) and calls emit once for
 // every WARC record it reads and once for every stretch it cannot read, in
-// file order. A record with Skip == "" is a document candidate: an HTML or
-// plain-text response, resource or conversion record with a usable body;
+// file order. A record with Skip == "" is a document candidate: an HTML
+// response ([DefaultMediaTypes]), or an HTML or plain-text resource or
+// conversion record ([DefaultBlockMediaTypes]), with a usable body;
 // every other record carries a stable skip reason (see [Reasons]). So a
 // caller that counts emitted records can always prove
 //
