@@ -55,22 +55,12 @@ type orientAFn struct {
 func (fn *orientAFn) StartBundle(func(string, pairEnds)) { fn.merge.start(fn.Limit) }
 
 func (fn *orientAFn) ProcessElement(key string, pages func(*Page) bool, ends func(*pairEnds) bool, emit func(string, pairEnds)) error {
-	var p Page
-	have := pages(&p)
-	var e pairEnds
-	for ends(&e) {
-		if !have {
-			return fmt.Errorf("decide: pair with %x, which reached no decision", key)
-		}
-		for i, other := range e.Other {
-			j := e.Jaccard[i]
-			fn.merge.add(other, len(key)+72, func(b *pairEnds) {
-				b.Other, b.Jaccard, b.Rank = append(b.Other, key), append(b.Jaccard, j), append(b.Rank, p.Rank)
-			}, emit)
-		}
-		e = pairEnds{}
-	}
-	return nil
+	return forEachEnd(key, pages, ends, func(p Page, other string, j float64, _ string) error {
+		fn.merge.add(other, len(key)+72, func(b *pairEnds) {
+			b.Other, b.Jaccard, b.Rank = append(b.Other, key), append(b.Jaccard, j), append(b.Rank, p.Rank)
+		}, emit)
+		return nil
+	})
 }
 
 func (fn *orientAFn) FinishBundle(emit func(string, pairEnds)) { fn.merge.flush(emit) }
@@ -86,25 +76,41 @@ type orientBFn struct {
 func (fn *orientBFn) StartBundle(func(string, Adjacency)) { fn.merge.start(fn.Limit) }
 
 func (fn *orientBFn) ProcessElement(key string, pages func(*Page) bool, ends func(*pairEnds) bool, emit func(string, Adjacency)) error {
-	var b Page
-	have := pages(&b)
+	return forEachEnd(key, pages, ends, func(b Page, other string, j float64, otherRank string) error {
+		hiRank, loRank, hiKey, loKey := otherRank, b.Rank, other, key
+		if loRank < hiRank {
+			hiRank, loRank, hiKey, loKey = loRank, hiRank, loKey, hiKey
+		}
+		if hiRank == loRank {
+			return fmt.Errorf("decide: pages %x and %x have the same rank", hiKey, loKey)
+		}
+		fn.merge.add(hiKey, len(loKey)+40, func(a *Adjacency) {
+			a.HiRank, a.Lo, a.Jaccard = hiRank, append(a.Lo, loKey), append(a.Jaccard, j)
+		}, emit)
+		return nil
+	})
+}
+
+// forEachEnd calls fn with the page key's record and each of its pair
+// ends (the other page's key, the Jaccard, and the other page's rank once
+// orientAFn has attached it); a pair of a page that has no record is an
+// error.
+func forEachEnd(key string, pages func(*Page) bool, ends func(*pairEnds) bool, fn func(p Page, other string, j float64, otherRank string) error) error {
+	var p Page
+	have := pages(&p)
 	var e pairEnds
 	for ends(&e) {
 		if !have {
 			return fmt.Errorf("decide: pair with %x, which reached no decision", key)
 		}
 		for i, other := range e.Other {
-			hiRank, loRank, hiKey, loKey := e.Rank[i], b.Rank, other, key
-			if loRank < hiRank {
-				hiRank, loRank, hiKey, loKey = loRank, hiRank, loKey, hiKey
+			rank := ""
+			if i < len(e.Rank) {
+				rank = e.Rank[i]
 			}
-			if hiRank == loRank {
-				return fmt.Errorf("decide: pages %x and %x have the same rank", hiKey, loKey)
+			if err := fn(p, other, e.Jaccard[i], rank); err != nil {
+				return err
 			}
-			j := e.Jaccard[i]
-			fn.merge.add(hiKey, len(loKey)+40, func(a *Adjacency) {
-				a.HiRank, a.Lo, a.Jaccard = hiRank, append(a.Lo, loKey), append(a.Jaccard, j)
-			}, emit)
 		}
 		e = pairEnds{}
 	}
