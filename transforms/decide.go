@@ -83,14 +83,6 @@ var (
 	decideResidual = beam.NewCounter("decide", "residual_pages")
 )
 
-// Statistics Decide adds to summary.json.
-const (
-	StatKept           = "kept"
-	StatDropped        = "dropped"
-	StatDroppedExact   = "dropped_exact"
-	StatDecideResidual = "decide_residual"
-	statClusterPrefix  = "cluster_size/"
-)
 
 // Page is a WARC record that passed the page policy (it became text), with
 // its rank under the keep policy and its text digest (dedup.Page). Decide

@@ -33,9 +33,6 @@ func init() {
 
 var exactCopies = beam.NewCounter("exact", "copies")
 
-// StatExactCopies is the summary statistic of CollapseExact: documents
-// collapsed into a representative (the pairs lines with "exact": true).
-const StatExactCopies = "exact_copies"
 
 // ExactCopy is a document collapsed into its exact-copy representative
 // (dedup.ExactCopy).

@@ -37,9 +37,6 @@ var (
 	sharedSigsDropped   = beam.NewCounter("shared", "signatures_dropped")
 )
 
-// StatSharedSignatures is the summary statistic of DropSharedBlocks: the
-// signatures (with repeats) dropped as shared boilerplate.
-const StatSharedSignatures = "shared_block_signatures"
 
 // DropSharedBlocks drops the signatures of shared boilerplate blocks
 // (dedup.DropSharedBlocks: a text block outside the main content of pages

@@ -26,10 +26,12 @@ func init() {
 	register.Iter2[string, int]()
 }
 
-// Names of the statistics in summary.json (see Summary) as produced by Stat.
+// Names of the statistics of summary.json, each defined once in
+// statistics (or, for a keyed family, statFamilies).
 const (
 	StatRecords                = "records"
 	StatDocuments              = "documents"
+	StatSharedSignatures       = "shared_block_signatures"
 	StatSignaturesBeforeIDF    = "signatures_before_idf"
 	StatSignaturesAfterIDF     = "signatures_after_idf"
 	StatPartitions             = "partitions"
@@ -37,10 +39,108 @@ const (
 	StatLargestGroupSignatures = "largest_group_signatures"
 	StatPairs                  = "pairs"
 	StatSameSitePairs          = "same_site_pairs"
+	StatExactCopies            = "exact_copies"
+	StatKept                   = "kept"
+	StatDropped                = "dropped"
+	StatDroppedExact           = "dropped_exact"
+	StatDecideResidual         = "decide_residual"
 	statSkippedPrefix          = "skipped/"
 	statCappedPrefix           = "capped/"
 	statLanguagePrefix         = "languages/"
+	statClusterPrefix          = "cluster_size/"
 )
+
+// statistic defines one number of summary.json: the stages make it with
+// Stats.Count or Stats.Sum (values add up) or Stats.Max (the largest is
+// kept), and WriteSummaryFn merges its values the same way into the
+// fields add names. Stats checks the merge when the graph is built, so a
+// stage and the summary cannot disagree.
+type statistic struct {
+	max bool
+	add func(s *Summary, v int)
+}
+
+func sumInto(f func(*Summary) *int) statistic {
+	return statistic{add: func(s *Summary, v int) { *f(s) += v }}
+}
+
+func maxInto(f func(*Summary) *int) statistic {
+	return statistic{max: true, add: func(s *Summary, v int) { p := f(s); *p = max(*p, v) }}
+}
+
+// statistics is the one table of the summary's plain statistics.
+var statistics = map[string]statistic{
+	StatRecords:                sumInto(func(s *Summary) *int { return &s.Records }),
+	StatDocuments:              sumInto(func(s *Summary) *int { return &s.Documents }),
+	StatSharedSignatures:       sumInto(func(s *Summary) *int { return &s.SharedBlockSignatures }),
+	StatSignaturesBeforeIDF:    sumInto(func(s *Summary) *int { return &s.SignaturesBeforeIDF }),
+	StatSignaturesAfterIDF:     sumInto(func(s *Summary) *int { return &s.SignaturesAfterIDF }),
+	StatPartitions:             sumInto(func(s *Summary) *int { return &s.Partitions }),
+	StatLargestGroup:           maxInto(func(s *Summary) *int { return &s.LargestGroup }),
+	StatLargestGroupSignatures: maxInto(func(s *Summary) *int { return &s.LargestGroupSignatures }),
+	StatPairs:                  sumInto(func(s *Summary) *int { return &s.Pairs }),
+	StatSameSitePairs:          sumInto(func(s *Summary) *int { return &s.SameSitePairs }),
+	// Documents collapsed into a representative: each is also a pairs line
+	// (with "exact": true).
+	StatExactCopies:    {add: func(s *Summary, v int) { s.ExactCopies += v; s.Pairs += v }},
+	StatKept:           sumInto(func(s *Summary) *int { return &s.Kept }),
+	StatDropped:        sumInto(func(s *Summary) *int { return &s.Dropped }),
+	StatDroppedExact:   sumInto(func(s *Summary) *int { return &s.DroppedExact }),
+	StatDecideResidual: sumInto(func(s *Summary) *int { return &s.DecideResidual }),
+}
+
+// statFamilies are the keyed statistics ("<prefix><key>"), each added into
+// a map of the summary.
+var statFamilies = []struct {
+	prefix string
+	add    func(s *Summary, key string, v int) error
+}{
+	{statSkippedPrefix, func(s *Summary, k string, v int) error { s.Skipped[k] += v; return nil }},
+	{statCappedPrefix, func(s *Summary, k string, v int) error { s.Capped[k] += v; return nil }},
+	{statLanguagePrefix, func(s *Summary, k string, v int) error {
+		if s.Languages == nil {
+			s.Languages = map[string]int{}
+		}
+		s.Languages[k] += v
+		return nil
+	}},
+	{statClusterPrefix, func(s *Summary, k string, v int) error {
+		size, err := strconv.Atoi(k)
+		if err != nil {
+			return err
+		}
+		s.ClusterSizes[size] += v
+		return nil
+	}},
+}
+
+// addStatistic merges the value v of the statistic named k into s.
+func addStatistic(s *Summary, k string, v int) error {
+	if st, ok := statistics[k]; ok {
+		st.add(s, v)
+		return nil
+	}
+	for _, f := range statFamilies {
+		if key, ok := strings.CutPrefix(k, f.prefix); ok {
+			if err := f.add(s, key, v); err != nil {
+				return fmt.Errorf("summary: statistic %q: %v", k, err)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("summary: unknown statistic %q", k)
+}
+
+// mustStatistic returns the definition of a plain statistic, and panics
+// when the name is not one or a stage merges it the other way (a
+// programming error, seen when the graph is built).
+func mustStatistic(name string, isMax bool) statistic {
+	st, ok := statistics[name]
+	if !ok || st.max != isMax {
+		panic(fmt.Sprintf("transforms: statistic %q is not a %s statistic of the summary", name, map[bool]string{false: "sum", true: "max"}[isMax]))
+	}
+	return st
+}
 
 // SummaryFile is the name of the summary under the output directory.
 const SummaryFile = "summary.json"
@@ -143,17 +243,20 @@ type Stats struct {
 // Count adds the statistic name: the number of elements of col (not a KV
 // PCollection).
 func (st *Stats) Count(s beam.Scope, name string, col beam.PCollection) {
+	mustStatistic(name, false)
 	st.cols = append(st.cols, Stat(s, name, CountElements(s.Scope("Count."+name), col)))
 }
 
 // Sum adds the statistic name: the sum of the ints of col.
 func (st *Stats) Sum(s beam.Scope, name string, ints beam.PCollection) {
+	mustStatistic(name, false)
 	st.cols = append(st.cols, Stat(s, name, SumInts(s.Scope("Sum."+name), ints)))
 }
 
 // Max adds the statistic name: the largest of the non-negative ints of col
 // (0 if none).
 func (st *Stats) Max(s beam.Scope, name string, ints beam.PCollection) {
+	mustStatistic(name, true)
 	st.cols = append(st.cols, Stat(s, name, MaxInts(s.Scope("Max."+name), ints)))
 }
 
@@ -230,55 +333,8 @@ func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats fu
 	var k string
 	var v int
 	for stats(&k, &v) {
-		switch {
-		case strings.HasPrefix(k, statSkippedPrefix):
-			sum.Skipped[strings.TrimPrefix(k, statSkippedPrefix)] += v
-		case strings.HasPrefix(k, statCappedPrefix):
-			sum.Capped[strings.TrimPrefix(k, statCappedPrefix)] += v
-		case strings.HasPrefix(k, statLanguagePrefix):
-			if sum.Languages == nil {
-				sum.Languages = map[string]int{}
-			}
-			sum.Languages[strings.TrimPrefix(k, statLanguagePrefix)] += v
-		case k == StatRecords:
-			sum.Records += v
-		case k == StatDocuments:
-			sum.Documents += v
-		case k == StatSharedSignatures:
-			sum.SharedBlockSignatures += v
-		case k == StatSignaturesBeforeIDF:
-			sum.SignaturesBeforeIDF += v
-		case k == StatSignaturesAfterIDF:
-			sum.SignaturesAfterIDF += v
-		case k == StatPartitions:
-			sum.Partitions += v
-		case k == StatLargestGroup:
-			sum.LargestGroup = max(sum.LargestGroup, v)
-		case k == StatLargestGroupSignatures:
-			sum.LargestGroupSignatures = max(sum.LargestGroupSignatures, v)
-		case k == StatPairs:
-			sum.Pairs += v
-		case k == StatSameSitePairs:
-			sum.SameSitePairs += v
-		case k == StatExactCopies:
-			sum.ExactCopies += v
-			sum.Pairs += v
-		case k == StatKept:
-			sum.Kept += v
-		case k == StatDropped:
-			sum.Dropped += v
-		case k == StatDroppedExact:
-			sum.DroppedExact += v
-		case k == StatDecideResidual:
-			sum.DecideResidual += v
-		case strings.HasPrefix(k, statClusterPrefix):
-			size, err := strconv.Atoi(strings.TrimPrefix(k, statClusterPrefix))
-			if err != nil {
-				return fmt.Errorf("summary: statistic %q: %v", k, err)
-			}
-			sum.ClusterSizes[size] += v
-		default:
-			return fmt.Errorf("summary: unknown statistic %q", k)
+		if err := addStatistic(&sum, k, v); err != nil {
+			return err
 		}
 	}
 	sum.Files = nil
