@@ -83,7 +83,6 @@ var (
 	decideResidual = beam.NewCounter("decide", "residual_pages")
 )
 
-
 // Page is a WARC record that passed the page policy (it became text), with
 // its rank under the keep policy and its text digest (dedup.Page). Decide
 // keys it by its warc.Ref.ID.

@@ -33,7 +33,6 @@ func init() {
 
 var exactCopies = beam.NewCounter("exact", "copies")
 
-
 // ExactCopy is a document collapsed into its exact-copy representative
 // (dedup.ExactCopy).
 type ExactCopy = dedup.ExactCopy

@@ -37,7 +37,6 @@ var (
 	sharedSigsDropped   = beam.NewCounter("shared", "signatures_dropped")
 )
 
-
 // DropSharedBlocks drops the signatures of shared boilerplate blocks
 // (dedup.DropSharedBlocks: a text block outside the main content of pages
 // with at least p.SharedBlockPages different contexts, and of more pages

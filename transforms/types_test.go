@@ -3,8 +3,8 @@ package transforms
 import (
 	"encoding/json"
 	"math/rand/v2"
-	"slices"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/ndd-beam/ndd-beam/match"
