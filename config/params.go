@@ -136,7 +136,16 @@ type Params struct {
 	MaxGroupSignatures int `json:"max_group_signatures"`
 }
 
-// SiteRule is the same-site pair rule of p.
+// SignatureMethod is the signature scheme p names: p.Method, where ""
+// means MethodSpotSigs (the one place that says so).
+func (p Params) SignatureMethod() string {
+	if p.Method == "" {
+		return MethodSpotSigs
+	}
+	return p.Method
+}
+
+// SiteRule returns the same-site pair rule of p.
 func (p Params) SiteRule() match.SiteRule { return match.SiteRule{SameSiteTau: p.SameSiteTau} }
 
 // Policy is the parsed keep policy of p (match.ParsePolicy of p.Keep).
@@ -190,8 +199,8 @@ type Signer interface {
 // place where schemes are chosen. "spotsigs": spot signatures (§3) with
 // p.Antecedents and the token/signature caps.
 func NewSigner(p Params) (Signer, error) {
-	switch p.Method {
-	case MethodSpotSigs, "":
+	switch p.SignatureMethod() {
+	case MethodSpotSigs:
 		return newSpotSigner(p)
 	case MethodShingles:
 		return newShingleSigner(p)

@@ -187,7 +187,7 @@ type LanguageData struct {
 // Languages returns the language configuration of p for the spotsigs
 // scheme, the zero LanguageData for another scheme. p must be valid.
 func (p Params) Languages() (LanguageData, error) {
-	if p.Method != MethodSpotSigs && p.Method != "" {
+	if p.SignatureMethod() != MethodSpotSigs {
 		return LanguageData{}, nil
 	}
 	ex, err := spotsig.NewExtractor(p.SpotSigOptions()...)

@@ -160,11 +160,7 @@ func RunEdited(ctx context.Context, p config.Params, files []string, edit func(*
 	for i, p := range res.Pairs {
 		res.Pairs[i].A, res.Pairs[i].B = reps[p.A], reps[p.B]
 	}
-	method := p.Method
-	if method == "" {
-		method = config.MethodSpotSigs
-	}
-	res.Decisions, res.Clusters, err = Decide(res.Pages, res.Docs, res.RepOf, res.Pairs, method)
+	res.Decisions, res.Clusters, err = Decide(res.Pages, res.Docs, res.RepOf, res.Pairs, p.SignatureMethod())
 	if err != nil {
 		return nil, err
 	}

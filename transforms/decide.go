@@ -202,10 +202,7 @@ func Decide(s beam.Scope, st *Stats, c Collapsed, found, unsigned beam.PCollecti
 	if _, err := p.Policy(); err != nil {
 		return DecideResult{}, err
 	}
-	method := p.Method
-	if method == "" {
-		method = config.MethodSpotSigs
-	}
+	method := p.SignatureMethod()
 	lim := decideMergeLimit
 
 	// Nodes without a pair are kept in their batch; the others go on.
