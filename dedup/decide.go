@@ -147,7 +147,7 @@ func Decide(pages []Page, docs []Doc, repOf []int, pairs []match.Pair, method st
 		if !okA || !okB {
 			return nil, nil, fmt.Errorf("dedup: pair (%d, %d) of a document that is not a representative", p.A, p.B)
 		}
-		nodePairs[i] = match.Pair{A: min(a, b), B: max(a, b), Jaccard: p.Jaccard}
+		nodePairs[i] = match.NewPair(a, b, p.Jaccard)
 	}
 	byPairs, err := match.DecideSequential(ranks, nodePairs)
 	if err != nil {

@@ -87,7 +87,7 @@ func MatchKeyed(g Grouping, docs []spotsig.Vector, keys [][]GroupKey) []Pair {
 		ps := g.MatchGroup(home, guests)
 		for i, p := range ps {
 			a, b := ids[p.A], ids[p.B]
-			ps[i] = Pair{A: min(a, b), B: max(a, b), Jaccard: p.Jaccard}
+			ps[i] = NewPair(a, b, p.Jaccard)
 		}
 		found[n] = ps
 	})

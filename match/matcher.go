@@ -353,11 +353,7 @@ func (g *group) query(q int32, s *scratch) {
 				ok = sim >= tau
 			}
 			if ok {
-				a, b := g.pos[q], g.pos[r]
-				if a > b {
-					a, b = b, a
-				}
-				s.pairs = append(s.pairs, Pair{A: int(a), B: int(b), Jaccard: sim})
+				s.pairs = append(s.pairs, NewPair(int(g.pos[q]), int(g.pos[r]), sim))
 			}
 		}
 		delta1 += int(d.Freqs[j])
