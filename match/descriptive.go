@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/ndd-beam/ndd-beam/internal/hashx"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
@@ -275,9 +276,9 @@ func (d *DescriptiveWords) Keys(v spotsig.Vector) []GroupKey {
 	if ones < d.minOnes || ones == 0 {
 		return nil
 	}
-	x := mix64(0x6a09e667f3bcc909)
+	x := hashx.Mix64(0x6a09e667f3bcc909)
 	for _, w := range bits {
-		x = mix64(x ^ w)
+		x = hashx.Mix64(x ^ w)
 	}
 	return []GroupKey{{Key: x}}
 }

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 
+	"github.com/ndd-beam/ndd-beam/internal/hashx"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
@@ -126,9 +127,9 @@ func (h *LSH) Keys(v spotsig.Vector) []GroupKey {
 	}
 	keys := make([]GroupKey, h.l)
 	for b := range h.l {
-		x := mix64(uint64(b) + 0x51ed270b27a4b1c5)
+		x := hashx.Mix64(uint64(b) + 0x51ed270b27a4b1c5)
 		for _, mh := range mins[b*h.k : (b+1)*h.k] {
-			x = mix64(x ^ mh)
+			x = hashx.Mix64(x ^ mh)
 		}
 		keys[b] = GroupKey{Key: x}
 	}
@@ -202,14 +203,4 @@ func linear61(a, x, b uint64) uint64 {
 		r -= mersenne61
 	}
 	return r
-}
-
-// mix64 is the splitmix64 finalizer, a bijective 64-bit mixer.
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
 }

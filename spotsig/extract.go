@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/ndd-beam/ndd-beam/internal/hashx"
 )
 
 // Extractor turns plain text into spot signatures (paper §3). It holds
@@ -70,21 +72,9 @@ const (
 	wordStop    = -1 // stopword that is not an antecedent
 )
 
-// FNV-1a 64-bit with its standard offset basis and prime: no seed, so the
-// same hash on every process and machine, which Beam workers computing
+// Signatures are FNV-1a 64 hashes (internal/hashx): no seed, so the same
+// hash on every process and machine, which Beam workers computing
 // signatures independently require.
-const (
-	fnvOffset64 = 14695981039346656037
-	fnvPrime64  = 1099511628211
-)
-
-func fnvAdd(h uint64, b []byte) uint64 {
-	for _, c := range b {
-		h ^= uint64(c)
-		h *= fnvPrime64
-	}
-	return h
-}
 
 // SignatureHash returns the 64-bit identifier of a spot signature given in
 // its string form "<language>/antecedent:word1:word2…", e.g.
@@ -95,14 +85,7 @@ func fnvAdd(h uint64, b []byte) uint64 {
 // languages never share a signature, whatever words they share. Tokens
 // never contain ':' or '/', so the string form, and the hashed bytes, are
 // unambiguous.
-func SignatureHash(sig string) uint64 {
-	h := uint64(fnvOffset64)
-	for i := 0; i < len(sig); i++ {
-		h ^= uint64(sig[i])
-		h *= fnvPrime64
-	}
-	return h
-}
+func SignatureHash(sig string) uint64 { return hashx.FNVString(sig) }
 
 // NewExtractor returns an Extractor with the defaults: the language of
 // each text block of a document identified from its words and the
@@ -174,7 +157,7 @@ func newLangData(cfg *config, tag, code string) (*langData, error) {
 			d.words[t] = wordStop
 		}
 	}
-	prefix := fnvAdd(fnvAdd(fnvOffset64, []byte(tag)), []byte{'/'})
+	prefix := hashx.FNVAdd(hashx.FNVAdd(hashx.FNVOffset, []byte(tag)), []byte{'/'})
 	groupOf := map[string]int32{}
 	for _, a := range spots {
 		if err := a.validate(); err != nil {
@@ -194,7 +177,7 @@ func newLangData(cfg *config, tag, code string) (*langData, error) {
 		}
 		d.groups[g] = append(d.groups[g], antecedentSpec{
 			word: t, distance: a.Distance, chain: a.Chain,
-			prefix: fnvAdd(prefix, []byte(t)),
+			prefix: hashx.FNVAdd(prefix, []byte(t)),
 		})
 		d.spots = append(d.spots, a)
 	}
@@ -622,8 +605,8 @@ func (e *Extractor) sign(s *scratch, text []byte, spans []span, st *ExtractStats
 		h := a.prefix
 		for _, k := range chain {
 			h ^= ':'
-			h *= fnvPrime64
-			h = fnvAdd(h, s.token(k))
+			h *= hashx.FNVPrime
+			h = hashx.FNVAdd(h, s.token(k))
 		}
 		s.hashes = append(s.hashes, h)
 		if hblock != nil {
@@ -807,7 +790,7 @@ func (e *Extractor) blockHash(s *scratch, b int) uint64 {
 	if b > 0 {
 		start = s.blocks[b-1].end
 	}
-	h := uint64(fnvOffset64)
+	h := uint64(hashx.FNVOffset)
 	for k := start; k < s.blocks[b].end; k++ {
 		h = hashBlockToken(h, s.token(k))
 	}
@@ -820,7 +803,7 @@ func (e *Extractor) blockHash(s *scratch, b int) uint64 {
 // or a count is the same block (cc_net's paragraph normalisation, Wenzek
 // et al. 2020, §3.2).
 func BlockHash(text []byte) uint64 {
-	h := uint64(fnvOffset64)
+	h := uint64(hashx.FNVOffset)
 	Tokenize(text, func(tok []byte) { h = hashBlockToken(h, tok) })
 	return h
 }
@@ -831,10 +814,10 @@ func hashBlockToken(h uint64, tok []byte) uint64 {
 			c = '0'
 		}
 		h ^= uint64(c)
-		h *= fnvPrime64
+		h *= hashx.FNVPrime
 	}
 	h ^= ' '
-	h *= fnvPrime64
+	h *= hashx.FNVPrime
 	return h
 }
 

@@ -1,5 +1,7 @@
 package spotsig
 
+import "github.com/ndd-beam/ndd-beam/internal/hashx"
+
 // Shingles: the competitor signature scheme of the paper's §5.3.1 (Broder's
 // word k-grams, "k-Shingling"), built over exactly the tokens spot
 // signatures see (Tokenize), so that a comparison between the two schemes
@@ -27,14 +29,14 @@ func Shingles(text []byte, k int) Vector {
 	var hashes []uint64
 	n := 0
 	Tokenize(text, func(tok []byte) {
-		ring[n%k] = shingleFNV(tok)
+		ring[n%k] = hashx.FNVAdd(hashx.FNVOffset, tok)
 		n++
 		if n < k {
 			return
 		}
 		x := uint64(shingleSeed)
 		for j := n - k; j < n; j++ {
-			x = shingleMix(x ^ ring[j%k])
+			x = hashx.Mix64(x ^ ring[j%k])
 		}
 		hashes = append(hashes, x)
 	})
@@ -67,23 +69,3 @@ func (e errBadShingle) Error() string {
 }
 
 func (e errBadShingle) Unwrap() error { return ErrBadOption }
-
-// shingleFNV is the 64-bit FNV-1a hash of b.
-func shingleFNV(b []byte) uint64 {
-	h := uint64(14695981039346656037)
-	for _, c := range b {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
-	return h
-}
-
-// shingleMix is the splitmix64 finalizer, a bijective 64-bit mixer.
-func shingleMix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
-}

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/filter"
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/internal/hashx"
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
@@ -379,13 +380,7 @@ func taskKind(key string) string {
 // (SplitMix64's finalizer of the halves' XOR; FNV's high bits change
 // little between records of one file) for its block number.
 func blockHash(id string) uint64 {
-	x := binary.BigEndian.Uint64([]byte(id[:8])) ^ binary.BigEndian.Uint64([]byte(id[8:16]))
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
+	return hashx.Mix64(binary.BigEndian.Uint64([]byte(id[:8])) ^ binary.BigEndian.Uint64([]byte(id[8:16])))
 }
 
 // KeyByTaskFn sends each document of a group's parts to the tasks of its

@@ -1,0 +1,42 @@
+// Package hashx holds the two unseeded 64-bit hashes the job uses, so that
+// every worker and machine computes the same values: FNV-1a (spot
+// signature and shingle identifiers) and the SplitMix64 finalizer (a
+// bijective mixer for well-spread bits).
+package hashx
+
+// FNV-1a 64-bit offset basis and prime (the standard constants).
+const (
+	FNVOffset = 14695981039346656037
+	FNVPrime  = 1099511628211
+)
+
+// FNVAdd continues the FNV-1a hash h over b; FNVAdd(FNVOffset, b) is the
+// FNV-1a hash of b.
+func FNVAdd(h uint64, b []byte) uint64 {
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= FNVPrime
+	}
+	return h
+}
+
+// FNVString is the FNV-1a hash of s.
+func FNVString(s string) uint64 {
+	h := uint64(FNVOffset)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= FNVPrime
+	}
+	return h
+}
+
+// Mix64 is the SplitMix64 finalizer: a bijection of 64-bit values whose
+// output bits each depend on every input bit.
+func Mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
