@@ -71,4 +71,3 @@ func WriteDecisions(s beam.Scope, out *Outputs, r DecideResult) {
 func decisionLine(d Decided) (string, error) { return jsonLine(d.Line) }
 
 func clusterLine(c ClusterRecord) (string, error) { return jsonLine(c) }
-
