@@ -23,10 +23,13 @@ type Prior struct {
 }
 
 // Priors returns the pages r kept, in the order of r.Pages, as an index
-// segment named segment holds them.
+// segment named segment holds them; a page's language is that of its
+// exact-copy group's representative (equal vectors, so nearly always its
+// own).
 func Priors(r *Result, segment string) []Prior {
 	docs := make(map[string]Doc, len(r.Docs))
-	for _, d := range r.Docs {
+	for i, d := range r.Docs {
+		d.Lang = r.Docs[r.RepOf[i]].Lang // as the Beam job knows it: its group's
 		docs[d.ID()] = d
 	}
 	var out []Prior

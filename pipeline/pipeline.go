@@ -30,9 +30,12 @@
 package pipeline
 
 import (
+	"time"
+
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/index"
 	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
@@ -77,5 +80,10 @@ func Build(s beam.Scope, cfg config.Config) error {
 	base.LanguageData = ld
 	transforms.WriteSummary(s, out, base, st.Collection(s), files)
 	out.Commit(s)
+	if cfg.WriteIndex != "" {
+		transforms.WriteIndex(s, transforms.IndexSegment{Dir: cfg.WriteIndex, Name: index.SegmentName(out.RunID),
+			Created: time.Now().UTC().Format(time.RFC3339), Shards: cfg.Shards, Params: p},
+			groups, beam.Flatten(s, unsigned, tooFew), decided)
+	}
 	return nil
 }
