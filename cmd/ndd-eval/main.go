@@ -71,6 +71,9 @@ const evalUsage = `usage:
       the whole job in one process (dedup.Run, default parameters) on local
       WARC files, for the benchmarks: prints records, documents, pairs lines,
       kept and dropped.
+  ndd-eval index DIR...
+      list the segments of each index directory (ndd-beam --write_index):
+      pages, Parquet bytes and bytes per page, and their parameters.
 `
 
 func main() { os.Exit(run(os.Args[1:])) }
@@ -102,6 +105,8 @@ func run(args []string) int {
 			return runEvalCrawl(args[1:], os.Stderr)
 		case "inprocess":
 			return runEvalInProcess(args[1:], os.Stdout, os.Stderr)
+		case "index":
+			return runEvalIndex(args[1:], os.Stdout, os.Stderr)
 		}
 	}
 	return runEvalPairs(args, os.Stdout, os.Stderr)
