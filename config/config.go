@@ -134,6 +134,10 @@ type Config struct {
 	// prefix) the job adds a segment of the pages it kept to (package
 	// index); "" writes none.
 	WriteIndex string
+	// Against are index directories (or segments) whose pages the run's
+	// new pages are decided against (dedup.RunAgainst,
+	// transforms.DecideAgainst); none by default.
+	Against []string
 }
 
 // DefaultParams returns the job's default parameters: τ and the minimum

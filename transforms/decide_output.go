@@ -32,6 +32,9 @@ func (*decisionStatFn) ProcessElement(ctx context.Context, d Decided, emit func(
 		decideDropped.Inc(ctx, 1)
 		emit(StatDropped, 1)
 	}
+	if d.Line.KeptBySegment != "" {
+		emit(StatDroppedForIndex, 1)
+	}
 }
 
 func clusterStat(size int) (string, int) { return statClusterPrefix + strconv.Itoa(size), 1 }
@@ -50,7 +53,7 @@ func (*clusterFn) ProcessElement(_ string, dropped func(*Decided) bool, emit fun
 	var c ClusterRecord
 	var d Decided
 	for dropped(&d) {
-		c.Ref = d.Keeper
+		c.Ref, c.Segment = d.Keeper, d.Line.KeptBySegment
 		c.Dropped = append(c.Dropped, d.Line.RecordID)
 	}
 	slices.Sort(c.Dropped)

@@ -231,6 +231,8 @@ func registerFlags(fs *flag.FlagSet, cfg *config.Config) *string {
 	def("overwrite")
 	fs.StringVar(&cfg.WriteIndex, "write_index", cfg.WriteIndex, "index directory, gs:// or s3:// prefix: add a segment of the pages this run keeps (identity, language, vector, rank; Parquet) for later runs to deduplicate against, docs/design.md \"Scheduled batches\" (default none)")
 	def("write_index")
+	fs.Var(listFlag{&cfg.Against}, "against", "comma-separated index directories (or segments) of --write_index: decide this run's pages against the pages earlier runs kept, which rank first and stay kept; a page dropped for one names it and its segment (kept_by_segment); their parameters must agree with this run's (docs/design.md \"Scheduled batches\") (default none)")
+	def("against")
 	fs.Int64Var(&p.MaxHeaderBytes, "max_header_bytes", p.MaxHeaderBytes, fmt.Sprintf("cap on one WARC or HTTP header, bytes (default %d)", p.MaxHeaderBytes))
 	def("max_header_bytes")
 	fs.Int64Var(&p.MaxRecordBytes, "max_record_bytes", p.MaxRecordBytes, fmt.Sprintf("cap on the raw body of one WARC record held in memory, bytes; larger: skipped record-too-large (default %d)", p.MaxRecordBytes))
