@@ -200,8 +200,8 @@ func (e *ExactPrior) Find(digest string, vec spotsig.Vector) int {
 // (the rule of docs/design.md, "Scheduled batches"): a page that copies an
 // index page exactly (ExactPrior) is dropped for it at Jaccard 1; the other
 // documents are collapsed and matched among themselves (res.RepOf,
-// res.Pairs, already computed over all of res.Docs, are recomputed here
-// without the exact copies) and with the index pages (AgainstPairs, the
+// res.Pairs and res.SameSitePairs are recomputed here without the exact
+// copies of index pages, which do not reach matching) and with the index pages (AgainstPairs, the
 // same-site rule with an index page's site merged with those of its new
 // exact copies), and every page is decided by Decide over index
 // pages and new pages together, the index pages ranked first. It sets
@@ -254,9 +254,10 @@ func decideAgainst(res *Result, prior []Prior, p config.Params, grouping match.G
 		}
 	}
 	var fresh []Doc
-	for _, d := range res.Docs {
+	var freshIdx []int // index in res.Docs of each of fresh
+	for i, d := range res.Docs {
 		if !skip[d.ID()] {
-			fresh = append(fresh, d)
+			fresh, freshIdx = append(fresh, d), append(freshIdx, i)
 		}
 	}
 	repOf, freshSites := Collapse(fresh)
@@ -280,10 +281,22 @@ func decideAgainst(res *Result, prior []Prior, p config.Params, grouping match.G
 	}
 	rule := p.SiteRule()
 	var pairs []match.Pair
+	// The run's own exact copies and pairs are those of the documents that
+	// reached matching: without the copies of index pages.
+	for i := range res.RepOf {
+		res.RepOf[i] = i
+	}
+	for i, r := range repOf {
+		res.RepOf[freshIdx[i]] = freshIdx[r]
+	}
+	res.Pairs, res.SameSitePairs = nil, 0
 	for _, q := range match.RunGrouping(grouping, repVecs) {
-		if rule.Keep(q.Jaccard, repSites[q.A], repSites[q.B]) {
-			pairs = append(pairs, match.Pair{A: n0 + reps[q.A], B: n0 + reps[q.B], Jaccard: q.Jaccard})
+		if !rule.Keep(q.Jaccard, repSites[q.A], repSites[q.B]) {
+			res.SameSitePairs++
+			continue
 		}
+		pairs = append(pairs, match.Pair{A: n0 + reps[q.A], B: n0 + reps[q.B], Jaccard: q.Jaccard})
+		res.Pairs = append(res.Pairs, match.Pair{A: freshIdx[reps[q.A]], B: freshIdx[reps[q.B]], Jaccard: q.Jaccard})
 	}
 	for _, q := range AgainstPairs(priorVecs, repVecs, p.Tau, p.Rho) {
 		if rule.Keep(q.Jaccard, sites[q.A], repSites[q.B]) {

@@ -111,8 +111,9 @@ func RunEdited(ctx context.Context, p config.Params, files []string, edit func(*
 // vector, ExactPrior) is dropped for it without matching; the others are
 // matched among themselves and with the index pages (AgainstPairs; index
 // pages never with each other) and decided together with them. Result
-// holds the new pages only (Decisions, Pairs: the pairs among new
-// documents); a decision for an index page names its Segment, and
+// holds the new pages only (Decisions; RepOf and Pairs: the exact copies
+// and pairs among the new documents that are not copies of index pages);
+// a decision dropped for an index page names its Segment, and
 // DroppedForPrior counts those. The statistics of the shared-block rule
 // are the batch's own. Errors: a bad configuration, or one CheckAgainst
 // refuses.

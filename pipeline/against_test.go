@@ -53,7 +53,7 @@ func splitGold(t *testing.T, dir string) (string, string) {
 
 // Scheduled batches on the direct runner: the dev gold set split in two;
 // batch 1 run with --write_index, batch 2 with --against that index. Batch
-// 2's decisions and clusters equal dedup.RunAgainst's over the index pages
+// 2's decisions, clusters and pairs equal dedup.RunAgainst's over the index pages
 // read back (which TestRunAgainstEqualsOneRunBatchOneFirst holds equal to
 // one run over batch 1's kept pages and batch 2), and summary.json counts
 // the pages dropped for index pages.
@@ -82,6 +82,7 @@ func TestJobAgainstIndexEqualsInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameDecisions(t, "job vs dedup.RunAgainst", got, inProcessDecisions(t, res))
+	samePairs(t, "job vs dedup.RunAgainst", readPairs(t, out, cfg.Shards), pairKeys(res))
 	if sum.DroppedForIndex != res.DroppedForPrior || res.DroppedForPrior == 0 {
 		t.Errorf("summary dropped_for_index %d, dedup.RunAgainst %d", sum.DroppedForIndex, res.DroppedForPrior)
 	}
