@@ -32,6 +32,9 @@ func TestJobWritesIndexSegment(t *testing.T) {
 	if len(infos) != 1 || infos[0].Meta.Pages != len(want) || len(infos[0].Meta.Files) != 2 {
 		t.Fatalf("segments %+v; want one of %d pages in 2 files", infos, len(want))
 	}
+	if sum.IndexSegment != infos[0].Meta.Segment || sum.IndexDir != cfg.WriteIndex {
+		t.Errorf("summary names segment %q of %q; wrote %q of %q", sum.IndexSegment, sum.IndexDir, infos[0].Meta.Segment, cfg.WriteIndex)
+	}
 	if len(got) != len(want) || sum.Kept != len(want) {
 		t.Fatalf("index has %d pages, summary %d kept, dedup.Run kept %d", len(got), sum.Kept, len(want))
 	}

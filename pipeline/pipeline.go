@@ -90,6 +90,10 @@ func Build(s beam.Scope, cfg config.Config) error {
 	transforms.WriteRejects(s, st, out, beam.Flatten(s, readRejects, extractRejects, idfRejects))
 	base := transforms.Summary{Parameters: p, Input: cfg.Input, Output: cfg.Output, Shards: cfg.Shards,
 		Run: transforms.NewRunInfo(out.RunID, cfg.Runner)}
+	base.Against = cfg.Against
+	if cfg.WriteIndex != "" {
+		base.IndexDir, base.IndexSegment = cfg.WriteIndex, index.SegmentName(out.RunID)
+	}
 	ld, err := p.Languages()
 	if err != nil {
 		return err
@@ -98,7 +102,7 @@ func Build(s beam.Scope, cfg config.Config) error {
 	transforms.WriteSummary(s, out, base, st.Collection(s), files)
 	out.Commit(s)
 	if cfg.WriteIndex != "" {
-		transforms.WriteIndex(s, transforms.IndexSegment{Dir: cfg.WriteIndex, Name: index.SegmentName(out.RunID),
+		transforms.WriteIndex(s, transforms.IndexSegment{Dir: cfg.WriteIndex, Name: base.IndexSegment,
 			Created: time.Now().UTC().Format(time.RFC3339), Shards: cfg.Shards, Params: p},
 			groups, unsignedPages, decided)
 	}

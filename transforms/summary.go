@@ -93,9 +93,15 @@ type Summary struct {
 	LanguageData config.LanguageData `json:"language_data,omitzero"`
 	Input        []string            `json:"input"`  // the input globs
 	Output       string              `json:"output"` // the output directory
-	Shards       int                 `json:"shards"` // shards of pairs and rejects
-	Files        []string            `json:"files"`  // the WARC files read, sorted
-	Run          RunInfo             `json:"run"`    // when and with what it ran; differs between runs (docs/outputs.md)
+	// Against and IndexSegment: the index directories the run was decided
+	// against (--against) and the segment it added (--write_index:
+	// IndexDir/IndexSegment); absent without them.
+	Against      []string `json:"against,omitempty"`
+	IndexDir     string   `json:"index_dir,omitempty"`
+	IndexSegment string   `json:"index_segment,omitempty"`
+	Shards       int      `json:"shards"` // shards of pairs and rejects
+	Files        []string `json:"files"`  // the WARC files read, sorted
+	Run          RunInfo  `json:"run"`    // when and with what it ran; differs between runs (docs/outputs.md)
 }
 
 // SkippedTotal is Σ Skipped.
