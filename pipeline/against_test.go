@@ -65,7 +65,7 @@ func TestJobAgainstIndexEqualsInProcess(t *testing.T) {
 	ix := t.TempDir()
 	cfg := testConfig([]string{a})
 	cfg.WriteIndex = ix
-	runJob(t, "direct", cfg)
+	seg := readSummary(t, runJob(t, "direct", cfg)).IndexSegment
 
 	cfg = testConfig([]string{b})
 	cfg.Against = []string{ix}
@@ -87,6 +87,25 @@ func TestJobAgainstIndexEqualsInProcess(t *testing.T) {
 		t.Errorf("summary dropped_for_index %d, dedup.RunAgainst %d", sum.DroppedForIndex, res.DroppedForPrior)
 	}
 	t.Logf("%d index pages; batch 2: %d kept, %d dropped, %d of them for index pages", len(prior), sum.Kept, sum.Dropped, sum.DroppedForIndex)
+
+	// On prism, batch 2 run against prism's segment of batch 1 gives the
+	// direct runner's lines byte for byte, but for the segment's name.
+	t.Run("prism", func(t *testing.T) {
+		pix := t.TempDir()
+		cfg := testConfig([]string{a})
+		cfg.WriteIndex = pix
+		pseg := readSummary(t, runJob(t, "prism", cfg)).IndexSegment
+		cfg = testConfig([]string{b})
+		cfg.Against = []string{pix}
+		pout := runJob(t, "prism", cfg)
+		for _, prefix := range []string{"decisions", "clusters", "pairs"} {
+			got, want := readLines(t, pout, prefix, cfg.Shards), readLines(t, out, prefix, cfg.Shards)
+			// the segments' names are the runs' IDs
+			if strings.ReplaceAll(strings.Join(got, "\n"), pseg, seg) != strings.Join(want, "\n") {
+				t.Errorf("%s: prism's %d lines differ from the direct runner's %d", prefix, len(got), len(want))
+			}
+		}
+	})
 }
 
 // --against is checked at launch: a segment written with other parameters
