@@ -2,6 +2,7 @@ package transforms
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -25,7 +26,7 @@ import (
 // decision rounds (Decide with PreDropped).
 
 func init() {
-	for _, t := range []any{IndexFile{}, PriorRef{}, exactItem{}, exactHit{}, PreDrop{}} {
+	for _, t := range []any{IndexFile{}, PriorRef{}, exactItem{}, exactHit{}, PreDrop{}, againstSize{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	registerDoFn(&readIndexFileFn{})
@@ -44,6 +45,13 @@ func init() {
 	registerDoFn(&priorDocFn{})
 	registerDoFn(&keyAgainstFn{})
 	registerDoFn(&matchAgainstFn{})
+	register.Function2x2[uint64, Doc, uint64, againstSize](priorSize)
+	register.Function2x2[uint64, Doc, uint64, againstSize](newSize)
+	register.Function2x1[againstSize, againstSize, againstSize](addAgainstSizes)
+	register.Function2x1[uint64, againstSize, againstSize](withPart)
+	registerDoFn(&againstTaskFn{})
+	register.Emitter2[string, Doc]()
+	register.Iter1[againstSize]()
 	register.Function2x1[PreDrop, PreDrop, PreDrop](betterPreDrop)
 	register.Function2x0[Found, func(string, Found)](foundByA)
 	registerDoFn(&keepUndroppedFn{})
@@ -344,14 +352,14 @@ type PreDrop struct {
 // representatives only (dedup.AgainstPairs): index pages at home with new
 // documents at home or guests, new documents at home with index guests;
 // pairs the same-site rule keeps drop the new node, for its best-ranked
-// index neighbour (betterPreDrop). Memory: the partition's index pages
-// and new representatives that reach it.
+// index neighbour (betterPreDrop). One task: a partition, or one block of
+// its index pages with one block of its new documents (againstTaskFn).
 type matchAgainstFn struct {
 	Tau         float64
 	SameSiteTau float64
 }
 
-func (fn *matchAgainstFn) ProcessElement(ctx context.Context, _ uint64, priors func(*Doc) bool, news func(*Doc) bool, emit func(string, PreDrop)) {
+func (fn *matchAgainstFn) ProcessElement(ctx context.Context, _ string, priors func(*Doc) bool, news func(*Doc) bool, emit func(string, PreDrop)) {
 	var priorHome, priorGuest, newHome, newAll []Doc
 	var d Doc
 	for news(&d) {
@@ -477,10 +485,77 @@ func ExactAgainst(s beam.Scope, priors, kept, unsigned beam.PCollection, p confi
 func MatchAgainst(s beam.Scope, a Against, c Collapsed, found beam.PCollection, p config.Params) (preDrops, rest beam.PCollection) {
 	s = s.Scope("MatchAgainst")
 	key := &keyAgainstFn{Tau: p.Tau, Rho: p.Rho}
-	newDocs := beam.ParDo(s, unbatch, c.Reps)
-	drops := beam.CombinePerKey(s, betterPreDrop, beam.ParDo(s, &matchAgainstFn{Tau: p.Tau, SameSiteTau: p.SameSiteTau},
-		beam.CoGroupByKey(s, beam.ParDo(s, key, a.Priors), beam.ParDo(s, key, newDocs))))
+	priors, news := beam.ParDo(s, key, a.Priors), beam.ParDo(s, key, beam.ParDo(s, unbatch, c.Reps))
+	sizes := beam.ParDo(s, withPart, beam.CombinePerKey(s, addAgainstSizes,
+		beam.Flatten(s, beam.ParDo(s, priorSize, priors), beam.ParDo(s, newSize, news))))
+	tasks := beam.CoGroupByKey(s,
+		beam.ParDo(s, &againstTaskFn{MaxSigs: p.MaxGroupSignatures, Prior: true}, priors, beam.SideInput{Input: sizes}),
+		beam.ParDo(s, &againstTaskFn{MaxSigs: p.MaxGroupSignatures}, news, beam.SideInput{Input: sizes}))
+	drops := beam.CombinePerKey(s, betterPreDrop, beam.ParDo(s, &matchAgainstFn{Tau: p.Tau, SameSiteTau: p.SameSiteTau}, tasks))
 	byB := beam.ParDo(s, &keepUndroppedFn{Second: true}, beam.CoGroupByKey(s, drops, beam.ParDo(s, foundByA, found)))
 	rest = beam.DropKey(s, beam.ParDo(s, &keepUndroppedFn{}, beam.CoGroupByKey(s, drops, byB)))
 	return beam.ParDo(s, preDropByBatch, drops), rest
+}
+
+// againstSize is the signatures (Σ|d|) of one partition's index and new
+// documents (home and guest).
+type againstSize struct {
+	Part               uint64
+	PriorSigs, NewSigs int
+}
+
+func priorSize(k uint64, d Doc) (uint64, againstSize) {
+	return k, againstSize{PriorSigs: d.Vec.Len()}
+}
+
+func newSize(k uint64, d Doc) (uint64, againstSize) { return k, againstSize{NewSigs: d.Vec.Len()} }
+
+func addAgainstSizes(a, b againstSize) againstSize {
+	return againstSize{PriorSigs: a.PriorSigs + b.PriorSigs, NewSigs: a.NewSigs + b.NewSigs}
+}
+
+func withPart(k uint64, a againstSize) againstSize { a.Part = k; return a }
+
+// againstTaskFn sends a document of a partition to its matching tasks: the
+// whole partition when it holds at most MaxSigs signatures (0: no bound),
+// else a grid of B = ⌈index signatures / b⌉ index blocks by C = ⌈new
+// signatures / b⌉ new blocks, b = 0.4 × MaxSigs (a document's block is a
+// hash of its warc.Ref.ID, as in matchTasks): an index document goes to the
+// C tasks of its block, a new one to the B tasks of its, so each index–new
+// pair meets in exactly one task, and a task holds about 0.8 × MaxSigs
+// signatures.
+type againstTaskFn struct {
+	MaxSigs int
+	Prior   bool
+
+	sizes map[uint64]againstSize
+}
+
+func (fn *againstTaskFn) ProcessElement(part uint64, d Doc, sizes func(*againstSize) bool, emit func(string, Doc)) {
+	if fn.sizes == nil {
+		fn.sizes = map[uint64]againstSize{}
+		var g againstSize
+		for sizes(&g) {
+			fn.sizes[g.Part] = g
+		}
+	}
+	g := fn.sizes[part]
+	if fn.MaxSigs <= 0 || g.PriorSigs+g.NewSigs <= fn.MaxSigs {
+		emit(fmt.Sprintf("%d/0/0", part), d)
+		return
+	}
+	blk := max(1, fn.MaxSigs*2/5)
+	nb, nc := max(1, (g.PriorSigs+blk-1)/blk), max(1, (g.NewSigs+blk-1)/blk)
+	h := blockHash(d.ID())
+	if fn.Prior {
+		i := int(h % uint64(nb))
+		for j := range nc {
+			emit(fmt.Sprintf("%d/%d/%d", part, i, j), d)
+		}
+		return
+	}
+	j := int(h % uint64(nc))
+	for i := range nb {
+		emit(fmt.Sprintf("%d/%d/%d", part, i, j), d)
+	}
 }

@@ -67,35 +67,40 @@ func TestAgainstComposites(t *testing.T) {
 	}
 	unsigned := []Page{againstPage("U0", 6, "b6", "dT"), againstPage("U1", 7, "b7", "zz")}
 
-	pl, s := beam.NewPipelineWithRoot()
-	st := &Stats{}
-	a := ExactAgainst(s, beam.CreateList(s, priors), beam.CreateList(s, inBatches(docs, 4)), beam.CreateList(s, unsigned), p)
-	groups := CollapseExact(s, st, a.Kept)
-	found, err := MatchGroups(s, st, KeyByGroup(s, groups.Reps, p), p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pre, rest := MatchAgainst(s, a, groups, found, p)
-	r, err := DecideAgainst(s, st, groups, rest, a.Unsigned, pre, a.Dropped, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := 9.0 / 11
-	passert.Equals(s, beam.ParDo(s, decidedSummary, r.Decisions),
-		"N0 keep=false by=P0 seg=seg-1 j=1.0000 spotsigs",
-		fmt.Sprintf("N1 keep=false by=P0 seg=seg-1 j=%.4f spotsigs", j),
-		fmt.Sprintf("N5 keep=false by=P0 seg=seg-1 j=%.4f spotsigs", j),
-		"N2 keep=false by=P2 seg=seg-1 j=1.0000 spotsigs",
-		"N3 keep=true by= seg= j=0.0000 spotsigs",
-		fmt.Sprintf("N4 keep=false by=N3 seg= j=%.4f spotsigs", j),
-		"U0 keep=false by=P1 seg=seg-1 j=1.0000 exact-text",
-		"U1 keep=true by= seg= j=0.0000 exact-text",
-	)
-	passert.Equals(s, beam.ParDo(s, clusterSummary, r.Clusters),
-		"P0 [N0 N1 N5] seg=seg-1", "P1 [U0] seg=seg-1", "P2 [N2] seg=seg-1", "N3 [N4] seg=")
-	// The pairs among new pages: N1~N5 are one exact-copy group, N3~N4.
-	passert.Equals(s, beam.ParDo(s, foundSummary, found), pairSummary(dedup.NewPairRecord(docs[3].Ref, docs[3].Vec, docs[4].Ref, docs[4].Vec, j)))
-	if err := ptest.Run(pl); err != nil {
-		t.Fatal(err)
+	// Unbounded tasks, and partitions cut into a grid of blocks of about 6
+	// signatures (every document its own block).
+	for _, bound := range []int{0, 15} {
+		p.MaxGroupSignatures = bound
+		pl, s := beam.NewPipelineWithRoot()
+		st := &Stats{}
+		a := ExactAgainst(s, beam.CreateList(s, priors), beam.CreateList(s, inBatches(docs, 4)), beam.CreateList(s, unsigned), p)
+		groups := CollapseExact(s, st, a.Kept)
+		found, err := MatchGroups(s, st, KeyByGroup(s, groups.Reps, p), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pre, rest := MatchAgainst(s, a, groups, found, p)
+		r, err := DecideAgainst(s, st, groups, rest, a.Unsigned, pre, a.Dropped, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := 9.0 / 11
+		passert.Equals(s, beam.ParDo(s, decidedSummary, r.Decisions),
+			"N0 keep=false by=P0 seg=seg-1 j=1.0000 spotsigs",
+			fmt.Sprintf("N1 keep=false by=P0 seg=seg-1 j=%.4f spotsigs", j),
+			fmt.Sprintf("N5 keep=false by=P0 seg=seg-1 j=%.4f spotsigs", j),
+			"N2 keep=false by=P2 seg=seg-1 j=1.0000 spotsigs",
+			"N3 keep=true by= seg= j=0.0000 spotsigs",
+			fmt.Sprintf("N4 keep=false by=N3 seg= j=%.4f spotsigs", j),
+			"U0 keep=false by=P1 seg=seg-1 j=1.0000 exact-text",
+			"U1 keep=true by= seg= j=0.0000 exact-text",
+		)
+		passert.Equals(s, beam.ParDo(s, clusterSummary, r.Clusters),
+			"P0 [N0 N1 N5] seg=seg-1", "P1 [U0] seg=seg-1", "P2 [N2] seg=seg-1", "N3 [N4] seg=")
+		// The pairs among new pages: N1~N5 are one exact-copy group, N3~N4.
+		passert.Equals(s, beam.ParDo(s, foundSummary, found), pairSummary(dedup.NewPairRecord(docs[3].Ref, docs[3].Vec, docs[4].Ref, docs[4].Vec, j)))
+		if err := ptest.Run(pl); err != nil {
+			t.Fatalf("bound %d: %v", bound, err)
+		}
 	}
 }
