@@ -56,7 +56,7 @@ type Decision struct {
 	KeptByFile   string `json:"kept_by_file,omitempty"`
 	KeptByOffset *int64 `json:"kept_by_offset,omitempty"`
 	KeptByInner  *int64 `json:"kept_by_inner_offset,omitempty"`
-	// KeptBySegment names the index segment (index.Segment) that holds
+	// KeptBySegment names the index segment (package index) that holds
 	// the kept page when it is a page an earlier run kept (--against);
 	// absent otherwise.
 	KeptBySegment string  `json:"kept_by_segment,omitempty"`

@@ -85,13 +85,15 @@ var (
 
 // Statistics Decide adds to summary.json.
 const (
-	StatKept    = "kept"
-	StatDropped = "dropped"
-	// StatDroppedForIndex counts the pages dropped for an index page.
-	StatDroppedForIndex = "dropped_for_index"
-	StatDecideResidual  = "decide_residual"
-	statClusterPrefix   = "cluster_size/"
+	StatKept           = "kept"
+	StatDropped        = "dropped"
+	StatDecideResidual = "decide_residual"
+	statClusterPrefix  = "cluster_size/"
 )
+
+// StatDroppedForIndex counts the pages dropped for an index page
+// (DecideAgainst).
+const StatDroppedForIndex = "dropped_for_index"
 
 // Page is a WARC record that passed the page policy (it became text), with
 // its rank under the keep policy and its text digest (dedup.Page). Decide

@@ -67,19 +67,18 @@ type Summary struct {
 	// boilerplate blocks dropped before the IDF filter
 	// (transforms.DropSharedBlocks, --shared_block_pages).
 	SharedBlockSignatures  int           `json:"shared_block_signatures"`
-	SignaturesBeforeIDF    int           `json:"signatures_before_idf"`       // Σ|d| over documents entering the IDF filter
-	SignaturesAfterIDF     int           `json:"signatures_after_idf"`        // Σ|d| over the same documents after it
-	Partitions             int           `json:"partitions"`                  // distinct groups matched (τ partitions for spotsigs)
-	LargestGroup           int           `json:"largest_group"`               // documents in the largest group or task (home + guests)
-	LargestGroupSignatures int           `json:"largest_group_signatures"`    // Σ|d| of the largest group or task by signatures
-	Pairs                  int           `json:"pairs"`                       // lines of pairs written, exact-copy lines included
-	SameSitePairs          int           `json:"same_site_pairs"`             // pairs of one site at tau or above but below same_site_tau: not near-duplicates, not written
-	ExactCopies            int           `json:"exact_copies"`                // documents collapsed into an exact-copy representative (pairs lines with exact true)
-	Kept                   int           `json:"kept"`                        // pages kept (decisions-*.jsonl, keep true)
-	Dropped                int           `json:"dropped"`                     // pages dropped; kept + dropped = decision lines
-	DroppedForIndex        int           `json:"dropped_for_index,omitempty"` // of them, pages dropped for a page an earlier run kept (--against; kept_by_segment set)
-	DecideResidual         int           `json:"decide_residual"`             // pages still undecided after the rounds, decided on one worker
-	ClusterSizes           map[int]int   `json:"cluster_sizes"`               // cluster size (kept page + its dropped pages) -> clusters
+	SignaturesBeforeIDF    int           `json:"signatures_before_idf"`    // Σ|d| over documents entering the IDF filter
+	SignaturesAfterIDF     int           `json:"signatures_after_idf"`     // Σ|d| over the same documents after it
+	Partitions             int           `json:"partitions"`               // distinct groups matched (τ partitions for spotsigs)
+	LargestGroup           int           `json:"largest_group"`            // documents in the largest group or task (home + guests)
+	LargestGroupSignatures int           `json:"largest_group_signatures"` // Σ|d| of the largest group or task by signatures
+	Pairs                  int           `json:"pairs"`                    // lines of pairs written, exact-copy lines included
+	SameSitePairs          int           `json:"same_site_pairs"`          // pairs of one site at tau or above but below same_site_tau: not near-duplicates, not written
+	ExactCopies            int           `json:"exact_copies"`             // documents collapsed into an exact-copy representative (pairs lines with exact true)
+	Kept                   int           `json:"kept"`                     // pages kept (decisions-*.jsonl, keep true)
+	Dropped                int           `json:"dropped"`                  // pages dropped; kept + dropped = decision lines
+	DecideResidual         int           `json:"decide_residual"`          // pages still undecided after the rounds, decided on one worker
+	ClusterSizes           map[int]int   `json:"cluster_sizes"`            // cluster size (kept page + its dropped pages) -> clusters
 	Parameters             config.Params `json:"parameters"`
 	// Languages counts, per language, the documents with >= 1 signature
 	// once shared blocks are dropped (before the IDF filter and
@@ -93,15 +92,18 @@ type Summary struct {
 	LanguageData config.LanguageData `json:"language_data,omitzero"`
 	Input        []string            `json:"input"`  // the input globs
 	Output       string              `json:"output"` // the output directory
-	// Against and IndexSegment: the index directories the run was decided
-	// against (--against) and the segment it added (--write_index:
-	// IndexDir/IndexSegment); absent without them.
-	Against      []string `json:"against,omitempty"`
-	IndexDir     string   `json:"index_dir,omitempty"`
-	IndexSegment string   `json:"index_segment,omitempty"`
-	Shards       int      `json:"shards"` // shards of pairs and rejects
-	Files        []string `json:"files"`  // the WARC files read, sorted
-	Run          RunInfo  `json:"run"`    // when and with what it ran; differs between runs (docs/outputs.md)
+	Shards       int                 `json:"shards"` // shards of pairs and rejects
+	Files        []string            `json:"files"`  // the WARC files read, sorted
+	Run          RunInfo             `json:"run"`    // when and with what it ran; differs between runs (docs/outputs.md)
+
+	// Scheduled batches (docs/design.md), all absent without their flags:
+	// the pages dropped for a page an earlier run kept (--against;
+	// kept_by_segment set), the index directories read (--against), and
+	// the index directory and segment this run added (--write_index).
+	DroppedForIndex int      `json:"dropped_for_index,omitempty"`
+	Against         []string `json:"against,omitempty"`
+	IndexDir        string   `json:"index_dir,omitempty"`
+	IndexSegment    string   `json:"index_segment,omitempty"`
 }
 
 // SkippedTotal is Σ Skipped.
