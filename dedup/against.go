@@ -201,11 +201,11 @@ func (e *ExactPrior) Find(digest string, vec spotsig.Vector) int {
 // index page exactly (ExactPrior) is dropped for it at Jaccard 1; the other
 // documents are collapsed and matched among themselves (res.RepOf,
 // res.Pairs and res.SameSitePairs are recomputed here without the exact
-// copies of index pages, which do not reach matching) and with the index pages (AgainstPairs, the
-// same-site rule with an index page's site merged with those of its new
-// exact copies), and every page is decided by Decide over index
-// pages and new pages together, the index pages ranked first. It sets
-// res.Decisions, res.Clusters and res.DroppedForPrior.
+// copies of index pages, which do not reach matching) and with the index
+// pages (AgainstPairs; the same-site rule with an index page's site merged
+// with those of its new exact copies), and every page is decided by Decide
+// over index pages and new pages together, the index pages ranked first.
+// It sets res.Decisions, res.Clusters and res.DroppedForPrior.
 func decideAgainst(res *Result, prior []Prior, p config.Params, grouping match.Grouping, method string) error {
 	exact := NewExactPrior(prior)
 	// Pages: the index pages first, then the new ones, ranks prefixed.
