@@ -130,6 +130,14 @@ type Config struct {
 	Progress string
 	// ProgressInterval is the time between progress lines (> 0).
 	ProgressInterval time.Duration
+	// WriteIndex is the index directory (local path, gs:// or s3://
+	// prefix) the job adds a segment of the pages it kept to (package
+	// index); "" writes none.
+	WriteIndex string
+	// Against are index directories (or segments) whose pages the run's
+	// new pages are decided against (dedup.RunAgainst,
+	// transforms.DecideAgainst); none by default.
+	Against []string
 }
 
 // DefaultParams returns the job's default parameters: τ and the minimum
@@ -228,6 +236,9 @@ func (c *Config) ValidateValues() error {
 	}
 	if c.ProgressInterval <= 0 {
 		return Errorf("--progress_interval=%v: must be > 0", c.ProgressInterval)
+	}
+	if strings.HasPrefix(c.WriteIndex, "http://") || strings.HasPrefix(c.WriteIndex, "https://") {
+		return Errorf("--write_index %q: http(s) is read-only; write to a local directory, gs:// or s3://", c.WriteIndex)
 	}
 	return nil
 }

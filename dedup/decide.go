@@ -33,6 +33,9 @@ type Page struct {
 	Rank   string
 	Digest string
 	Capped []string
+	// Date is the record's WARC-Date as written (for the index of kept
+	// pages, docs/design.md "Scheduled batches").
+	Date string
 }
 
 // Decision is one line of decisions-*.jsonl: a page kept, or dropped as a
@@ -47,14 +50,18 @@ type Page struct {
 // on a dropped page's line).
 type Decision struct {
 	warc.Ref
-	Keep         bool    `json:"keep"`
-	KeptBy       string  `json:"kept_by,omitempty"`
-	KeptByURI    string  `json:"kept_by_uri,omitempty"`
-	KeptByFile   string  `json:"kept_by_file,omitempty"`
-	KeptByOffset *int64  `json:"kept_by_offset,omitempty"`
-	KeptByInner  *int64  `json:"kept_by_inner_offset,omitempty"`
-	Jaccard      float64 `json:"jaccard,omitempty"`
-	Method       string  `json:"method"`
+	Keep         bool   `json:"keep"`
+	KeptBy       string `json:"kept_by,omitempty"`
+	KeptByURI    string `json:"kept_by_uri,omitempty"`
+	KeptByFile   string `json:"kept_by_file,omitempty"`
+	KeptByOffset *int64 `json:"kept_by_offset,omitempty"`
+	KeptByInner  *int64 `json:"kept_by_inner_offset,omitempty"`
+	// KeptBySegment names the index segment (package index) that holds
+	// the kept page when it is a page an earlier run kept (--against);
+	// absent otherwise.
+	KeptBySegment string  `json:"kept_by_segment,omitempty"`
+	Jaccard       float64 `json:"jaccard,omitempty"`
+	Method        string  `json:"method"`
 	// Capped names the extraction caps that applied to the page (its text
 	// or signatures were cut there; docs/robustness.md), absent when none.
 	Capped []string `json:"capped,omitempty"`
@@ -82,12 +89,16 @@ func (d Decision) Keeper() warc.Ref {
 }
 
 // Cluster is one line of clusters-*.jsonl: a kept page (its identity) that
-// dropped other pages, the record IDs of those (sorted) and the cluster
-// size 1 + len(Dropped).
+// dropped other pages, the record IDs of those (sorted), the cluster size
+// 1 + len(Dropped) and, for a page of an earlier run's index, its
+// Segment.
 type Cluster struct {
 	warc.Ref
 	Dropped []string `json:"dropped"`
 	Size    int      `json:"size"`
+	// Segment names the index segment that holds the kept page when an
+	// earlier run kept it (--against); absent otherwise.
+	Segment string `json:"segment,omitempty"`
 }
 
 // Decide keeps or drops every page, the reference of the Beam job's Decide

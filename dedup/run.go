@@ -53,6 +53,9 @@ type Result struct {
 	Pages     []Page
 	Decisions []Decision
 	Clusters  []Cluster
+	// DroppedForPrior counts the pages dropped for a page of the index a
+	// run was matched against (RunAgainst; 0 otherwise).
+	DroppedForPrior int
 }
 
 // PairRecords returns the lines of the pairs output, unsorted: Pairs, then
@@ -94,11 +97,45 @@ func Run(ctx context.Context, p config.Params, files []string) (*Result, error) 
 // candidate's payload (the quality harness injects boilerplate with it,
 // eval.Injection).
 func RunEdited(ctx context.Context, p config.Params, files []string, edit func(*Candidate)) (*Result, error) {
-	grouping, err := config.NewGrouping(p)
+	slots, err := SignFiles(ctx, p, files, edit)
 	if err != nil {
 		return nil, err
 	}
-	slots, err := SignFiles(ctx, p, files, edit)
+	return finish(p, slots, nil)
+}
+
+// RunAgainst is Run for a batch matched against the pages earlier runs
+// kept (prior, read from their index segments; docs/design.md, "Scheduled
+// batches"): every index page ranks before every page of files and is
+// kept; a page that copies an index page exactly (its text digest or its
+// vector, ExactPrior) is dropped for it without matching; the others are
+// matched among themselves and with the index pages (AgainstPairs; index
+// pages never with each other) and decided together with them. Result
+// holds the new pages only (Decisions; RepOf and Pairs: the exact copies
+// and pairs among the new documents that are not copies of index pages);
+// a decision dropped for an index page names its Segment, and
+// DroppedForPrior counts those. The statistics of the shared-block rule
+// are the batch's own. Errors: a bad configuration, or one CheckAgainst
+// refuses.
+func RunAgainst(ctx context.Context, p config.Params, files []string, prior []Prior) (*Result, error) {
+	if err := CheckAgainst(p); err != nil {
+		return nil, err
+	}
+	slots, err := SignFiles(ctx, p, files, nil)
+	if err != nil {
+		return nil, err
+	}
+	if prior == nil {
+		prior = []Prior{}
+	}
+	return finish(p, slots, prior)
+}
+
+// finish is Run after SignFiles: shared blocks, IDF, minimum, exact
+// copies, matching and decisions over the signed records slots, against
+// the index pages prior when prior is non-nil (RunAgainst).
+func finish(p config.Params, slots []*Signed, prior []Prior) (*Result, error) {
+	grouping, err := config.NewGrouping(p)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +197,11 @@ func RunEdited(ctx context.Context, p config.Params, files []string, edit func(*
 	for i, p := range res.Pairs {
 		res.Pairs[i].A, res.Pairs[i].B = reps[p.A], reps[p.B]
 	}
-	res.Decisions, res.Clusters, err = Decide(res.Pages, res.Docs, res.RepOf, res.Pairs, p.SignatureMethod())
+	if prior != nil {
+		err = decideAgainst(res, prior, p, grouping, p.SignatureMethod())
+	} else {
+		res.Decisions, res.Clusters, err = Decide(res.Pages, res.Docs, res.RepOf, res.Pairs, p.SignatureMethod())
+	}
 	if err != nil {
 		return nil, err
 	}

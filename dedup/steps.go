@@ -81,7 +81,7 @@ func Classify(r warc.Record) (c Candidate, rej Reject, ok bool) {
 func Sign(ctx context.Context, signer config.Signer, pol match.Policy, c Candidate) (d Doc, rej Reject, capped []string, page *Page, ok bool) {
 	s, reason, detail := signer.Sign(ctx, c.Payload, c.ContentType)
 	if reason == "" {
-		page = &Page{Ref: c.Ref, Digest: s.Text.Digest, Capped: s.Capped,
+		page = &Page{Ref: c.Ref, Digest: s.Text.Digest, Capped: s.Capped, Date: c.Date,
 			Rank: pol.Rank(match.PageInfo{Date: c.Date, TextBytes: s.Text.Bytes, URI: c.URI, RecordID: c.RecordID, Location: c.Key()})}
 	}
 	if reason == "" && len(s.Vec.Hashes) == 0 && len(s.Blocks) == 0 {

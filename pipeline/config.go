@@ -34,6 +34,9 @@ func Validate(ctx context.Context, c *config.Config) error {
 	if err := checkInput(ctx, c.Input, c.InputPrefix); err != nil {
 		return err
 	}
+	if err := checkAgainst(ctx, c); err != nil {
+		return err
+	}
 	if storage.IsHTTP(c.Output) {
 		return config.Errorf("--output %q: http(s) is read-only; write to a local directory, gs:// or s3://", c.Output)
 	}

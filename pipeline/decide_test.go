@@ -68,8 +68,12 @@ func checkDecisions(t *testing.T, dir string, cfg config.Config) jobDecisions {
 		}
 		pairs = append(pairs, p)
 	}
-	for _, err := range eval.CheckDecisions(ds, cs, pairs, cfg.Params) {
-		t.Error(err)
+	// With --against, kept_by may name a page of another run, on no pair
+	// of this output: such a run is checked against dedup.RunAgainst.
+	if len(cfg.Against) == 0 {
+		for _, err := range eval.CheckDecisions(ds, cs, pairs, cfg.Params) {
+			t.Error(err)
+		}
 	}
 	pages := sum.Documents + sum.Skipped[dedup.ReasonNoSignatures] + sum.Skipped[dedup.ReasonTooFewSignatures]
 	if len(ds) != pages {

@@ -30,9 +30,13 @@
 package pipeline
 
 import (
+	"context"
+	"time"
+
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/index"
 	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
@@ -53,12 +57,28 @@ func Build(s beam.Scope, cfg config.Config) error {
 	batches, extractRejects, unsigned := transforms.Extract(s, st, candidates, p)
 	batches = transforms.DropSharedBlocks(s, st, batches, p)
 	kept, idfRejects, tooFew := transforms.FilterIDF(s, st, batches, p)
+	unsignedPages := beam.Flatten(s, unsigned, tooFew)
+	var against transforms.Against
+	if len(cfg.Against) > 0 {
+		infos, err := index.List(context.Background(), cfg.Against)
+		if err != nil {
+			return err
+		}
+		against = transforms.ExactAgainst(s, transforms.ReadIndex(s, transforms.IndexFiles(infos)), kept, unsignedPages, p)
+		kept, unsignedPages = against.Kept, against.Unsigned
+	}
 	groups := transforms.CollapseExact(s, st, kept)
 	found, err := transforms.MatchGroups(s, st, transforms.KeyByGroup(s, groups.Reps, p), p)
 	if err != nil {
 		return err
 	}
-	decided, err := transforms.Decide(s, st, groups, found, beam.Flatten(s, unsigned, tooFew), p)
+	var decided transforms.DecideResult
+	if len(cfg.Against) > 0 {
+		preDrops, rest := transforms.MatchAgainst(s, against, groups, found, p)
+		decided, err = transforms.DecideAgainst(s, st, groups, rest, unsignedPages, preDrops, against.Dropped, p)
+	} else {
+		decided, err = transforms.Decide(s, st, groups, found, unsignedPages, p)
+	}
 	if err != nil {
 		return err
 	}
@@ -70,6 +90,10 @@ func Build(s beam.Scope, cfg config.Config) error {
 	transforms.WriteRejects(s, st, out, beam.Flatten(s, readRejects, extractRejects, idfRejects))
 	base := transforms.Summary{Parameters: p, Input: cfg.Input, Output: cfg.Output, Shards: cfg.Shards,
 		Run: transforms.NewRunInfo(out.RunID, cfg.Runner)}
+	base.Against = cfg.Against
+	if cfg.WriteIndex != "" {
+		base.IndexDir, base.IndexSegment = cfg.WriteIndex, index.SegmentName(out.RunID)
+	}
 	ld, err := p.Languages()
 	if err != nil {
 		return err
@@ -77,5 +101,10 @@ func Build(s beam.Scope, cfg config.Config) error {
 	base.LanguageData = ld
 	transforms.WriteSummary(s, out, base, st.Collection(s), files)
 	out.Commit(s)
+	if cfg.WriteIndex != "" {
+		transforms.WriteIndex(s, transforms.IndexSegment{Dir: cfg.WriteIndex, Name: base.IndexSegment,
+			Created: time.Now().UTC().Format(time.RFC3339), Shards: cfg.Shards, Params: p},
+			groups, unsignedPages, decided)
+	}
 	return nil
 }

@@ -25,6 +25,7 @@ func init() {
 	}
 	registerDoFn(&involvedFn{})
 	registerDoFn(&splitNodesFn{})
+	registerDoFn(&splitNodesAgainstFn{})
 	register.Function2x2[string, Page, string, PageState](initialState)
 	register.Function2x1[Page, Page, Page](higherPriority)
 	registerDoFn(&pairEndsFn{})
@@ -156,6 +157,9 @@ type Fate struct {
 	Keep    bool
 	Keeper  warc.Ref
 	Jaccard float64
+	// Segment is the index segment of Keeper when it is an index page
+	// (a run against an index), else "".
+	Segment string
 }
 
 // decideMergeLimit is the Limit of Decide's merging DoFns (bundleMerge);
@@ -198,6 +202,22 @@ var decideMergeLimit = 0
 // equals dedup.Decide's. Kept and dropped pages, residual pages and
 // cluster sizes are added to st. Cost and worst case: docs/design.md.
 func Decide(s beam.Scope, st *Stats, c Collapsed, found, unsigned beam.PCollection, p config.Params) (DecideResult, error) {
+	return decide(s, st, c, found, unsigned, beam.PCollection{}, beam.PCollection{}, p)
+}
+
+// DecideAgainst is Decide for a run against an index: preDrops are the
+// new nodes dropped for an index page (PreDrop, keyed by batch;
+// MatchAgainst), whose pairs found no longer holds; each is dropped for
+// its index page, its group's other members with it, and the other nodes
+// are decided as Decide does. exact are the decisions already made
+// (ExactAgainst), which join the decisions and clusters. Decisions of
+// pages dropped for an index page name its segment (kept_by_segment), and
+// so do their clusters.
+func DecideAgainst(s beam.Scope, st *Stats, c Collapsed, found, unsigned, preDrops, exact beam.PCollection, p config.Params) (DecideResult, error) {
+	return decide(s, st, c, found, unsigned, preDrops, exact, p)
+}
+
+func decide(s beam.Scope, st *Stats, c Collapsed, found, unsigned, preDrops, extra beam.PCollection, p config.Params) (DecideResult, error) {
 	s = s.Scope("Decide")
 	if _, err := p.Policy(); err != nil {
 		return DecideResult{}, err
@@ -207,8 +227,14 @@ func Decide(s beam.Scope, st *Stats, c Collapsed, found, unsigned beam.PCollecti
 
 	// Nodes without a pair are kept in their batch; the others go on.
 	involved := beam.ParDo(s, &involvedFn{Limit: lim}, found)
-	isolated, ranked, nodes, keptFates := beam.ParDo4(s, &splitNodesFn{Method: method},
-		beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, c.Reps), involved))
+	var isolated, ranked, nodes, keptFates beam.PCollection
+	if preDrops.IsValid() {
+		isolated, ranked, nodes, keptFates = beam.ParDo4(s, &splitNodesAgainstFn{Method: method},
+			beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, c.Reps), involved, preDrops))
+	} else {
+		isolated, ranked, nodes, keptFates = beam.ParDo4(s, &splitNodesFn{Method: method},
+			beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, c.Reps), involved))
+	}
 
 	// Pages without signatures: no text, or exact copies by text digest.
 	noText, byDigest := beam.ParDo2(s, &byDigestFn{}, unsigned)
@@ -247,6 +273,9 @@ func Decide(s beam.Scope, st *Stats, c Collapsed, found, unsigned beam.PCollecti
 		beam.CoGroupByKey(s, beam.Flatten(s, keptFates, fates, droppedFates), c.Members))
 
 	decisions := beam.Flatten(s, isolated, decided, resolved2, members, exact, noText)
+	if extra.IsValid() {
+		decisions = beam.Flatten(s, decisions, extra)
+	}
 	dropped := beam.ParDo(s, dropKey, decisions)
 	clusters, sizes := beam.ParDo2(s, &clusterFn{}, beam.GroupByKey(s, dropped))
 	r := DecideResult{Decisions: decisions, Clusters: clusters, ClusterSizes: sizes, Residual: residualCount}
@@ -295,6 +324,27 @@ type splitNodesFn struct {
 }
 
 func (fn *splitNodesFn) ProcessElement(id string, batches func(*Batch) bool, involved func(*[]string) bool, isolated func(Decided), ranked func(string, Page), nodes func(string, Node), keptFates func(string, Fate)) error {
+	return splitNodes(fn.Method, id, batches, involved, nil, isolated, ranked, nodes, keptFates)
+}
+
+// splitNodesAgainstFn is splitNodesFn of a run against an index: a node
+// of the batch dropped for an index page (PreDrop; its pairs with new
+// nodes were taken out) is dropped for it, and its group's other members
+// with it.
+type splitNodesAgainstFn struct {
+	Method string
+}
+
+func (fn *splitNodesAgainstFn) ProcessElement(id string, batches func(*Batch) bool, involved func(*[]string) bool, drops func(*PreDrop) bool, isolated func(Decided), ranked func(string, Page), nodes func(string, Node), keptFates func(string, Fate)) error {
+	dropped := map[string]PreDrop{}
+	var p PreDrop
+	for drops(&p) {
+		dropped[p.Node] = p
+	}
+	return splitNodes(fn.Method, id, batches, involved, dropped, isolated, ranked, nodes, keptFates)
+}
+
+func splitNodes(method, id string, batches func(*Batch) bool, involved func(*[]string) bool, dropped map[string]PreDrop, isolated func(Decided), ranked func(string, Page), nodes func(string, Node), keptFates func(string, Fate)) error {
 	var b Batch
 	if !batches(&b) {
 		return fmt.Errorf("decide: pair of a document of batch %x, which is not a batch of representatives", id)
@@ -309,12 +359,22 @@ func (fn *splitNodesFn) ProcessElement(id string, batches func(*Batch) bool, inv
 	}
 	for _, d := range b.Docs {
 		key, best := d.ID(), d.BestPage()
+		if p, ok := dropped[key]; ok {
+			if in[key] {
+				return fmt.Errorf("decide: node %x dropped for an index page still has pairs", key)
+			}
+			isolated(dropForPrior(best, method, p.Keeper, p.Jaccard))
+			if d.Group.Size > 1 {
+				keptFates(key, Fate{Keeper: p.Keeper.Ref, Jaccard: p.Jaccard, Segment: p.Keeper.Segment})
+			}
+			continue
+		}
 		if in[key] {
 			ranked(key, best)
 			nodes(key, Node{Best: best, Size: d.Group.Size})
 			continue
 		}
-		isolated(Decided{Line: decisionLineFor(best, fn.Method)})
+		isolated(Decided{Line: decisionLineFor(best, method)})
 		if d.Group.Size > 1 {
 			keptFates(key, Fate{Keep: true, Keeper: best.Ref, Jaccard: 1})
 		}
@@ -408,6 +468,7 @@ func (fn *decideMembersFn) ProcessElement(key string, fates func(*Fate) bool, me
 	for members(&p) {
 		d := Decided{Line: decisionLineFor(p, fn.Method), Keeper: f.Keeper}
 		d.Line.DropFor(f.Keeper, f.Jaccard)
+		d.Line.KeptBySegment = f.Segment
 		emit(d)
 		p = Page{}
 	}

@@ -38,6 +38,9 @@ func (*decisionStatFn) ProcessElement(ctx context.Context, d Decided, emit func(
 		decideExact.Inc(ctx, 1)
 		emit(StatDroppedExact, 1)
 	}
+	if d.Line.KeptBySegment != "" {
+		emit(StatDroppedForIndex, 1)
+	}
 }
 
 func clusterStat(size int) (string, int) { return statClusterPrefix + strconv.Itoa(size), 1 }
@@ -56,7 +59,7 @@ func (*clusterFn) ProcessElement(_ string, dropped func(*Decided) bool, emit fun
 	var c ClusterRecord
 	var d Decided
 	for dropped(&d) {
-		c.Ref = d.Keeper
+		c.Ref, c.Segment = d.Keeper, d.Line.KeptBySegment
 		c.Dropped = append(c.Dropped, d.Line.RecordID)
 	}
 	slices.Sort(c.Dropped)

@@ -158,7 +158,7 @@ func (fn *ExtractFn) takeOldest(ctx context.Context, batch func(Batch), reject f
 		n += b.Vec.Len()
 	}
 	extractSignatures.Inc(ctx, int64(n))
-	fn.batch.add(Doc{Page: *pg, Site: match.SiteOf(d.Site()), Vec: d.Vec, Blocks: d.Blocks}, batch)
+	fn.batch.add(Doc{Page: *pg, Site: match.SiteOf(d.Site()), Vec: d.Vec, Blocks: d.Blocks, Lang: d.Lang}, batch)
 }
 
 // batcher gathers documents into Batches: a batch is emitted once it holds

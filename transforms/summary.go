@@ -44,6 +44,7 @@ const (
 	StatDropped                = "dropped"
 	StatDroppedExact           = "dropped_exact"
 	StatDecideResidual         = "decide_residual"
+	StatDroppedForIndex        = "dropped_for_index"
 	statSkippedPrefix          = "skipped/"
 	statCappedPrefix           = "capped/"
 	statLanguagePrefix         = "languages/"
@@ -87,6 +88,8 @@ var statistics = map[string]statistic{
 	StatDropped:        sumInto(func(s *Summary) *int { return &s.Dropped }),
 	StatDroppedExact:   sumInto(func(s *Summary) *int { return &s.DroppedExact }),
 	StatDecideResidual: sumInto(func(s *Summary) *int { return &s.DecideResidual }),
+	// Pages dropped for a page of an earlier run's index (--against).
+	StatDroppedForIndex: sumInto(func(s *Summary) *int { return &s.DroppedForIndex }),
 }
 
 // statFamilies are the keyed statistics ("<prefix><key>"), each added into
@@ -198,6 +201,15 @@ type Summary struct {
 	Shards       int                 `json:"shards"` // shards of pairs and rejects
 	Files        []string            `json:"files"`  // the WARC files read, sorted
 	Run          RunInfo             `json:"run"`    // when and with what it ran; differs between runs (docs/outputs.md)
+
+	// Scheduled batches (docs/design.md), all absent without their flags:
+	// the pages dropped for a page an earlier run kept (--against;
+	// kept_by_segment set), the index directories read (--against), and
+	// the index directory and segment this run added (--write_index).
+	DroppedForIndex int      `json:"dropped_for_index,omitempty"`
+	Against         []string `json:"against,omitempty"`
+	IndexDir        string   `json:"index_dir,omitempty"`
+	IndexSegment    string   `json:"index_segment,omitempty"`
 }
 
 // SkippedTotal is Σ Skipped.

@@ -44,6 +44,9 @@ type Doc struct {
 	Group  Group
 	Vec    spotsig.Vector
 	Blocks []spotsig.Block
+	// Lang is the language the page is reported in (dedup.Doc.Lang): the
+	// extractor's, then, with shared blocks, dedup.Language's.
+	Lang string
 }
 
 // Group is what the representative of an exact-copy group knows of it:
@@ -83,7 +86,7 @@ const (
 
 // docCoderVersion is the first byte of every encoded Doc and Batch, so a
 // worker of another build fails loudly instead of misreading the bytes.
-const docCoderVersion = 6
+const docCoderVersion = 7
 
 // EncodeDoc is Doc's Beam coder: a version byte, then the document
 // (appendDoc).
@@ -98,7 +101,8 @@ func EncodeDoc(d Doc) []byte {
 // deltas from the previous hash (the first from 0), and the n frequencies
 // as uvarints), then the number of blocks as a uvarint and per block its
 // hash (8 bytes, little-endian), Main as one byte, Prev and Next (8 bytes
-// each), Lang as uvarint length + bytes and its vector. A vector of n
+// each), Lang as uvarint length + bytes and its vector, and last the
+// document's Lang as uvarint length + bytes. A vector of n
 // signatures thus costs at most 10n + 5n bytes, in practice about 10 (8–9
 // for a random 64-bit hash delta, 1 for the frequency).
 func appendDoc(buf []byte, d Doc) []byte {
@@ -122,12 +126,12 @@ func appendDoc(buf []byte, d Doc) []byte {
 		buf = appendString(buf, b.Lang)
 		buf = appendVector(buf, b.Vec)
 	}
-	return buf
+	return appendString(buf, d.Lang)
 }
 
 // appendPage appends a page: RecordID, URI, File as uvarint length +
 // bytes, Offset and Inner as zig-zag varints, Rank and Digest as strings,
-// and Capped as a count and strings.
+// Capped as a count and strings, and Date as a string.
 func appendPage(buf []byte, p Page) []byte {
 	buf = appendString(buf, p.RecordID)
 	buf = appendString(buf, p.URI)
@@ -140,7 +144,7 @@ func appendPage(buf []byte, p Page) []byte {
 	for _, c := range p.Capped {
 		buf = appendString(buf, c)
 	}
-	return buf
+	return appendString(buf, p.Date)
 }
 
 func appendBool(buf []byte, b bool) []byte {
@@ -261,6 +265,7 @@ func (r *decoder) doc() Doc {
 			}
 		}
 	}
+	d.Lang = r.string()
 	return d
 }
 
@@ -281,6 +286,7 @@ func (r *decoder) page() Page {
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		p.Capped = append(p.Capped, r.string())
 	}
+	p.Date = r.string()
 	return p
 }
 

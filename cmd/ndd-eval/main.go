@@ -57,6 +57,9 @@ const evalUsage = `usage:
       the whole job in one process (dedup.Run, default parameters) on local
       WARC files, for the benchmarks: prints records, documents, pairs lines,
       kept and dropped.
+  ndd-eval index DIR...
+      list the segments of each index directory (ndd-beam --write_index):
+      pages, Parquet bytes and bytes per page, and their parameters.
 `
 
 func main() { os.Exit(run(os.Args[1:])) }
@@ -75,6 +78,7 @@ var subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"scaled":      func(args []string, _, stderr io.Writer) int { return runEvalScaled(args, stderr) },
 	"crawl":       func(args []string, _, stderr io.Writer) int { return runEvalCrawl(args, stderr) },
 	"inprocess":   runEvalInProcess,
+	"index":       runEvalIndex,
 }
 
 // run is the command; it returns the exit code: 0 done, 1 failed, 2 usage

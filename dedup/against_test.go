@@ -1,0 +1,233 @@
+package dedup
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/warc"
+)
+
+// splitGold writes the dev gold set's records, alternately, into two WARC
+// files of dir (every record is its own gzip member, so members concatenate
+// into valid files), and returns their paths: batch 1 and batch 2.
+func splitGold(t *testing.T, dir string) (string, string) {
+	t.Helper()
+	gold := filepath.Join("..", "..", "shared", "data", "goldset", "gold.warc.gz")
+	data, err := os.ReadFile(gold)
+	if err != nil {
+		t.Skipf("%s absent: %v", gold, err)
+	}
+	var offs []int64
+	err = warc.ReadFile(bytes.NewReader(data), gold, config.DefaultParams().WARCOptions(), func(r warc.Record) error {
+		if r.InnerOffset != 0 {
+			t.Fatalf("record at %d+%d shares a gzip member", r.Offset, r.InnerOffset)
+		}
+		if len(offs) == 0 || offs[len(offs)-1] != r.Offset {
+			offs = append(offs, r.Offset)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts [2][]byte
+	for i, off := range offs {
+		end := int64(len(data))
+		if i+1 < len(offs) {
+			end = offs[i+1]
+		}
+		parts[i%2] = append(parts[i%2], data[off:end]...)
+	}
+	a, b := filepath.Join(dir, "batch1.warc.gz"), filepath.Join(dir, "batch2.warc.gz")
+	if err := os.WriteFile(a, parts[0], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, parts[1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return a, b
+}
+
+// The equality of docs/design.md ("Scheduled batches"): batch 2 run against
+// the index of the pages batch 1 kept decides every page of batch 2 as one
+// run over the pages batch 1 kept plus batch 2 does, with the pages of
+// batch 1 ranked first (and all kept). With the shared-block rule off and
+// the default IDF range (keeps all), a page's vector does not depend on
+// its batch, so the single run is Run's own pipeline (finish) over those
+// pages.
+func TestRunAgainstEqualsOneRunBatchOneFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("dev gold set: slow")
+	}
+	a, b := splitGold(t, t.TempDir())
+	p := config.DefaultParams()
+	p.SharedBlockPages = 0
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	r1, err := Run(ctx, p, []string{a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prior := Priors(r1, "seg-1")
+	r2, err := RunAgainst(ctx, p, []string{b}, prior)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// One run over the pages batch 1 kept and all of batch 2, batch 1
+	// ranked first.
+	dropped1 := map[string]bool{}
+	for _, d := range r1.Decisions {
+		if !d.Keep {
+			dropped1[d.ID()] = true
+		}
+	}
+	all, err := SignFiles(ctx, p, []string{a, b}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slots []*Signed
+	for _, s := range all {
+		if s.Page == nil {
+			slots = append(slots, s)
+			continue
+		}
+		if s.Page.File == a {
+			if dropped1[s.Page.ID()] {
+				continue
+			}
+			s.Page.Rank = priorRank + s.Page.Rank
+		} else {
+			s.Page.Rank = newRank + s.Page.Rank
+		}
+		slots = append(slots, s)
+	}
+	one, err := finish(p, slots, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []Decision
+	fromBatch1 := 0
+	for i, d := range one.Decisions {
+		if one.Pages[i].File == a {
+			if !d.Keep {
+				t.Fatalf("page %s that batch 1 kept is dropped in one run by %s", d.Key(), d.Keeper().Key())
+			}
+			continue
+		}
+		if !d.Keep && d.KeptByFile == a {
+			fromBatch1++
+		}
+		want = append(want, d)
+	}
+	if len(want) != len(r2.Decisions) {
+		t.Fatalf("%d decisions against the index, %d in one run", len(r2.Decisions), len(want))
+	}
+	segments := 0
+	for i, d := range r2.Decisions {
+		if d.KeptBySegment != "" {
+			if d.KeptBySegment != "seg-1" || d.KeptByFile != a {
+				t.Errorf("%s: kept by %s in segment %q", d.Key(), d.Keeper().Key(), d.KeptBySegment)
+			}
+			segments++
+			d.KeptBySegment = ""
+		}
+		if !sameDecision(d, want[i]) {
+			t.Errorf("page %s: against the index %+v, one run %+v", d.Key(), d, want[i])
+		}
+	}
+	if r2.DroppedForPrior != fromBatch1 || segments != fromBatch1 {
+		t.Errorf("dropped for the index: %d counted, %d named, %d in one run", r2.DroppedForPrior, segments, fromBatch1)
+	}
+	if fromBatch1 == 0 {
+		t.Fatal("no page of batch 2 dropped for one of batch 1: the split tests nothing")
+	}
+	t.Logf("batch 1: %d pages, %d kept (index); batch 2: %d pages, %d dropped for index pages", len(r1.Pages), len(prior), len(r2.Pages), fromBatch1)
+}
+
+// sameDecision compares two decisions field by field (the kept-by offsets
+// are pointers).
+func sameDecision(x, y Decision) bool {
+	eq := func(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+	return x.Ref == y.Ref && x.Keep == y.Keep && x.KeptBy == y.KeptBy && x.KeptByURI == y.KeptByURI &&
+		x.KeptByFile == y.KeptByFile && eq(x.KeptByOffset, y.KeptByOffset) && eq(x.KeptByInner, y.KeptByInner) &&
+		x.KeptBySegment == y.KeptBySegment && x.Jaccard == y.Jaccard && x.Method == y.Method && slices.Equal(x.Capped, y.Capped)
+}
+
+// At the default settings (shared-block rule on: a batch's statistics are
+// its own) the rule still holds page by page: no kept page of batch 2 is a
+// near-duplicate of an index page (brute force over all of them, with the
+// same-site rule), and a page dropped for an index page names one it
+// copies or pairs with at the Jaccard reported.
+func TestRunAgainstDefaultsKeepsNoCopyOfIndex(t *testing.T) {
+	if testing.Short() {
+		t.Skip("dev gold set: slow")
+	}
+	a, b := splitGold(t, t.TempDir())
+	p := config.DefaultParams()
+	ctx := context.Background()
+	r1, err := Run(ctx, p, []string{a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prior := Priors(r1, "seg-1")
+	r2, err := RunAgainst(ctx, p, []string{b}, prior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]Prior{}
+	for _, q := range prior {
+		byID[q.ID()] = q
+	}
+	vec := map[string]Doc{}
+	for _, d := range r2.Docs {
+		vec[d.ID()] = d
+	}
+	digest := map[string]string{}
+	for _, pg := range r2.Pages {
+		digest[pg.ID()] = pg.Digest
+	}
+	rule := p.SiteRule()
+	exact, near := 0, 0
+	for _, d := range r2.Decisions {
+		doc, isDoc := vec[d.ID()]
+		if d.Keep {
+			if !isDoc {
+				continue
+			}
+			for _, q := range prior {
+				j := match.WeightedJaccard(q.Vec, doc.Vec)
+				if j >= p.Tau && rule.Keep(j, match.SiteOf(q.Site()), match.SiteOf(doc.Site())) {
+					t.Errorf("kept %s pairs with index page %s at %v", d.Key(), q.Key(), j)
+				}
+			}
+			continue
+		}
+		if d.KeptBySegment == "" {
+			continue
+		}
+		q, ok := byID[d.Keeper().ID()]
+		switch {
+		case !ok:
+			t.Errorf("%s dropped for %s, not an index page", d.Key(), d.Keeper().Key())
+		case d.Jaccard == 1 && (q.Digest == digest[d.ID()] || isDoc && ExactKey(q.Vec) == ExactKey(doc.Vec)):
+			exact++
+		case isDoc && match.WeightedJaccard(q.Vec, doc.Vec) == d.Jaccard && d.Jaccard >= p.Tau:
+			near++
+		default:
+			t.Errorf("%s dropped for index page %s at %v: neither a copy nor a pair", d.Key(), q.Key(), d.Jaccard)
+		}
+	}
+	if exact == 0 || near == 0 || exact+near != r2.DroppedForPrior {
+		t.Errorf("dropped for index pages: %d exact copies, %d near-duplicates, %d counted", exact, near, r2.DroppedForPrior)
+	}
+	t.Logf("batch 2: %d pages, %d dropped for an index page (%d exact copies, %d near-duplicates)", len(r2.Pages), r2.DroppedForPrior, exact, near)
+}

@@ -1,0 +1,140 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/index"
+	"github.com/ndd-beam/ndd-beam/warc"
+)
+
+// splitGold writes the dev gold set's records alternately into two WARC
+// files of dir (each record is its own gzip member) and returns them.
+func splitGold(t *testing.T, dir string) (string, string) {
+	t.Helper()
+	gold := filepath.Join("..", "..", "shared", "data", "goldset", "gold.warc.gz")
+	data, err := os.ReadFile(gold)
+	if err != nil {
+		t.Skipf("%s absent: %v", gold, err)
+	}
+	var offs []int64
+	err = warc.ReadFile(bytes.NewReader(data), gold, config.DefaultParams().WARCOptions(), func(r warc.Record) error {
+		if len(offs) == 0 || offs[len(offs)-1] != r.Offset {
+			offs = append(offs, r.Offset)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts [2][]byte
+	for i, off := range offs {
+		end := int64(len(data))
+		if i+1 < len(offs) {
+			end = offs[i+1]
+		}
+		parts[i%2] = append(parts[i%2], data[off:end]...)
+	}
+	a, b := filepath.Join(dir, "batch1.warc.gz"), filepath.Join(dir, "batch2.warc.gz")
+	for i, name := range []string{a, b} {
+		if err := os.WriteFile(name, parts[i], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return a, b
+}
+
+// Scheduled batches on the direct runner: the dev gold set split in two;
+// batch 1 run with --write_index, batch 2 with --against that index. Batch
+// 2's decisions, clusters and pairs equal dedup.RunAgainst's over the index pages
+// read back (which TestRunAgainstEqualsOneRunBatchOneFirst holds equal to
+// one run over batch 1's kept pages and batch 2), and summary.json counts
+// the pages dropped for index pages.
+func TestJobAgainstIndexEqualsInProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("dev gold set: slow")
+	}
+	a, b := splitGold(t, t.TempDir())
+	ix := t.TempDir()
+	cfg := testConfig([]string{a})
+	cfg.WriteIndex = ix
+	seg := readSummary(t, runJob(t, "direct", cfg)).IndexSegment
+
+	cfg = testConfig([]string{b})
+	cfg.Against = []string{ix}
+	out := runJob(t, "direct", cfg)
+	got := checkDecisions(t, out, cfg)
+	sum := readSummary(t, out)
+
+	prior, _, err := index.Load(context.Background(), []string{ix}, index.AgreementOf(cfg.Params))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := dedup.RunAgainst(context.Background(), cfg.Params, []string{b}, prior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameDecisions(t, "job vs dedup.RunAgainst", got, inProcessDecisions(t, res))
+	samePairs(t, "job vs dedup.RunAgainst", readPairs(t, out, cfg.Shards), pairKeys(res))
+	if sum.DroppedForIndex != res.DroppedForPrior || res.DroppedForPrior == 0 {
+		t.Errorf("summary dropped_for_index %d, dedup.RunAgainst %d", sum.DroppedForIndex, res.DroppedForPrior)
+	}
+	t.Logf("%d index pages; batch 2: %d kept, %d dropped, %d of them for index pages", len(prior), sum.Kept, sum.Dropped, sum.DroppedForIndex)
+
+	// On prism, batch 2 run against prism's segment of batch 1, with its
+	// partitions cut into tasks of at most 20,000 signatures, gives the
+	// direct runner's lines byte for byte, but for the segment's name.
+	t.Run("prism", func(t *testing.T) {
+		pix := t.TempDir()
+		cfg := testConfig([]string{a})
+		cfg.WriteIndex = pix
+		pseg := readSummary(t, runJob(t, "prism", cfg)).IndexSegment
+		cfg = testConfig([]string{b})
+		cfg.Against = []string{pix}
+		cfg.MaxGroupSignatures = 20_000 // matching tasks cut into block grids
+		pout := runJob(t, "prism", cfg)
+		for _, prefix := range []string{"decisions", "clusters", "pairs"} {
+			got, want := readLines(t, pout, prefix, cfg.Shards), readLines(t, out, prefix, cfg.Shards)
+			// the segments' names are the runs' IDs
+			if strings.ReplaceAll(strings.Join(got, "\n"), pseg, seg) != strings.Join(want, "\n") {
+				t.Errorf("%s: prism's %d lines differ from the direct runner's %d", prefix, len(got), len(want))
+			}
+		}
+	})
+}
+
+// --against is checked at launch: a segment written with other parameters
+// is refused with one line naming the parameter (a configuration error:
+// exit status 2), and so is a directory without a committed segment.
+func TestValidateAgainstMismatch(t *testing.T) {
+	ix := t.TempDir()
+	p := config.DefaultParams()
+	p.Tau = 0.3
+	if err := index.WriteSegment(context.Background(), ix, index.SegmentName("old"), "", p, nil); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(testdataGlobs(t))
+	cfg.Output = t.TempDir()
+	cfg.Against = []string{ix}
+	err := Validate(context.Background(), &cfg)
+	if err == nil || !errors.Is(err, config.ErrConfig) || !strings.Contains(err.Error(), "tau=0.3") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("tau mismatch: %v", err)
+	}
+	cfg.Against = []string{t.TempDir()}
+	if err := Validate(context.Background(), &cfg); err == nil || !errors.Is(err, config.ErrConfig) {
+		t.Errorf("empty index directory: %v", err)
+	}
+	cfg.Against = []string{ix}
+	cfg.Tau = 0.3
+	cfg.IDFMax = 0.9
+	if err := Validate(context.Background(), &cfg); err == nil || !strings.Contains(err.Error(), "IDF range") {
+		t.Errorf("IDF range that drops signatures: %v", err)
+	}
+}

@@ -1,0 +1,54 @@
+package pipeline
+
+import (
+	"context"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+
+	"github.com/ndd-beam/ndd-beam/index"
+)
+
+// againstObjectStore writes an index on an object store and runs the same
+// crawl against it: every page with text is dropped for itself, named by
+// the segment that holds it.
+func againstObjectStore(t *testing.T, ix string) {
+	t.Helper()
+	cfg := testConfig([]string{filepath.Join(testdata, "dolma__sample-*.warc.gz")})
+	cfg.WriteIndex = ix
+	day1 := readSummary(t, runJob(t, "direct", cfg))
+	infos, err := index.List(context.Background(), []string{ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(infos) != 1 || infos[0].Meta.Segment != day1.IndexSegment || infos[0].Meta.Pages != day1.Kept || infos[0].Bytes == 0 {
+		t.Fatalf("segments %+v; day 1 kept %d in %q", infos, day1.Kept, day1.IndexSegment)
+	}
+	cfg = testConfig([]string{filepath.Join(testdata, "dolma__sample-*.warc.gz")})
+	cfg.Against = []string{ix}
+	again := readSummary(t, runJob(t, "direct", cfg))
+	if again.Dropped == 0 || again.DroppedForIndex != again.Dropped || again.Kept+again.Dropped != day1.Kept+day1.Dropped {
+		t.Errorf("again: %d kept, %d dropped, %d for the index; day 1: %d pages", again.Kept, again.Dropped, again.DroppedForIndex, day1.Kept+day1.Dropped)
+	}
+}
+
+// --write_index and --against on gs:// (fake-gcs-server).
+func TestIndexOnGCS(t *testing.T) {
+	fakeGCS(t)
+	againstObjectStore(t, "gs://ndd/index/")
+}
+
+// --write_index and --against on s3:// (gofakes3).
+func TestIndexOnS3(t *testing.T) {
+	backend := s3mem.New()
+	if err := backend.CreateBucket("ndd"); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(gofakes3.New(backend).Server())
+	defer srv.Close()
+	s3Env(t, srv.URL)
+	againstObjectStore(t, "s3://ndd/index")
+}

@@ -1,0 +1,184 @@
+package transforms
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"reflect"
+	"slices"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/index"
+	"github.com/ndd-beam/ndd-beam/storage"
+)
+
+func init() {
+	beam.RegisterType(reflect.TypeOf((*dedup.Prior)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*indexShard)(nil)).Elem())
+	register.Function2x0[Batch, func(string, dedup.Prior)](bestEntries)
+	register.Function2x0[Page, func(string, dedup.Prior)](pageEntry)
+	register.Function2x0[Decided, func(string, int)](keptKey)
+	registerDoFn(&joinKeptFn{})
+	register.Function1x2[int, int, int](shardMarker)
+	registerDoFn(&writeIndexShardFn{})
+	registerDoFn(&commitIndexFn{})
+	register.Emitter2[string, dedup.Prior]()
+	register.Emitter2[int, dedup.Prior]()
+	register.Emitter2[string, int]()
+	register.Emitter1[indexShard]()
+	register.Iter1[dedup.Prior]()
+	register.Iter1[indexShard]()
+}
+
+var indexPages = beam.NewCounter("index", "pages")
+
+// IndexSegment says where WriteIndex writes: the index directory Dir, the
+// segment's Name (index.SegmentName of the run ID), the run's start
+// Created (RFC 3339), the number of Parquet files Shards and the job's
+// parameters (index.AgreementOf).
+type IndexSegment struct {
+	Dir, Name, Created string
+	Shards             int
+	Params             config.Params
+}
+
+// indexShard is what writing one Parquet file of a segment gives: its
+// name and rows.
+type indexShard struct {
+	File string
+	Rows int
+}
+
+// WriteIndex writes the pages the job kept as a new segment of the index
+// at seg.Dir (package index; docs/design.md, "Scheduled batches"): each
+// kept page joined, on its warc.Ref.ID, with its vector (the vector of the
+// exact-copy group it is the best page of, c.Reps) or, for a page decided
+// by its text, with its page (unsigned), one join; the rows hashed into
+// seg.Shards Parquet files (every shard written, empty or not); then
+// segment.json and _SUCCESS. It equals index.WriteSegment of
+// dedup.Priors, rows in another order.
+func WriteIndex(s beam.Scope, seg IndexSegment, c Collapsed, unsigned beam.PCollection, r DecideResult) {
+	s = s.Scope("WriteIndex")
+	shards := max(seg.Shards, 1)
+	entries := beam.Flatten(s, beam.ParDo(s, bestEntries, c.Reps), beam.ParDo(s, pageEntry, unsigned))
+	rows := beam.ParDo(s, &joinKeptFn{Shards: shards}, beam.CoGroupByKey(s, beam.ParDo(s, keptKey, r.Decisions), entries))
+	idx := make([]int, shards)
+	for i := range idx {
+		idx[i] = i
+	}
+	markers := beam.ParDo(s, shardMarker, beam.CreateList(s, idx))
+	dir := index.Join(seg.Dir, seg.Name)
+	written := beam.ParDo(s, &writeIndexShardFn{Dir: dir, Shards: shards}, beam.CoGroupByKey(s, markers, rows))
+	beam.ParDo0(s, &commitIndexFn{Dir: dir, Name: seg.Name, Created: seg.Created, Shards: shards, Params: seg.Params},
+		beam.Impulse(s), beam.SideInput{Input: written})
+}
+
+// bestEntries emits, for each representative of a batch, its group's best
+// page (the only one of the group that can be kept) with the group's
+// vector and the representative's language.
+func bestEntries(b Batch, emit func(string, dedup.Prior)) {
+	for _, d := range b.Docs {
+		best := d.BestPage()
+		emit(best.ID(), dedup.Prior{Page: best, Lang: d.Lang, Vec: d.Vec})
+	}
+}
+
+// pageEntry emits a page decided by its text, without a vector.
+func pageEntry(p Page, emit func(string, dedup.Prior)) {
+	emit(p.ID(), dedup.Prior{Page: p})
+}
+
+// keptKey emits the key of a kept page.
+func keptKey(d Decided, emit func(string, int)) {
+	if d.Line.Keep {
+		emit(d.Line.ID(), 1)
+	}
+}
+
+// joinKeptFn emits each kept page's row, keyed by its shard.
+type joinKeptFn struct {
+	Shards int
+}
+
+func (fn *joinKeptFn) ProcessElement(ctx context.Context, id string, kept func(*int) bool, entries func(*dedup.Prior) bool, emit func(int, dedup.Prior)) error {
+	var k int
+	if !kept(&k) {
+		return nil
+	}
+	var p dedup.Prior
+	if !entries(&p) {
+		return fmt.Errorf("index: kept page %x has neither a vector nor a page", id)
+	}
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	indexPages.Inc(ctx, 1)
+	emit(int(h.Sum32()%uint32(fn.Shards)), p)
+	return nil
+}
+
+func shardMarker(i int) (int, int) { return i, i }
+
+// writeIndexShardFn writes the rows of one shard as one Parquet file
+// (index.WriteRows); the file is new, in the run's own segment directory.
+type writeIndexShardFn struct {
+	Dir    string
+	Shards int
+}
+
+func (fn *writeIndexShardFn) ProcessElement(ctx context.Context, shard int, _ func(*int) bool, rows func(*dedup.Prior) bool, emit func(indexShard)) error {
+	name := index.ShardName(shard, fn.Shards)
+	path := index.Join(fn.Dir, name)
+	fs, err := storage.New(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	w, err := fs.OpenWrite(ctx, path)
+	if err != nil {
+		return fmt.Errorf("index: %v", err)
+	}
+	n, err := index.WriteRows(w, func(write func(dedup.Prior) error) error {
+		var p dedup.Prior
+		for rows(&p) {
+			if err := write(p); err != nil {
+				return err
+			}
+			p = dedup.Prior{}
+		}
+		return nil
+	})
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("index: writing %s: %v", path, err)
+	}
+	emit(indexShard{File: name, Rows: n})
+	return nil
+}
+
+// commitIndexFn writes segment.json and _SUCCESS once every shard is
+// written.
+type commitIndexFn struct {
+	Dir, Name, Created string
+	Shards             int
+	Params             config.Params
+}
+
+func (fn *commitIndexFn) ProcessElement(ctx context.Context, _ []byte, written func(*indexShard) bool) error {
+	m := index.Meta{Segment: fn.Name, Created: fn.Created, Params: index.AgreementOf(fn.Params)}
+	var sh indexShard
+	for written(&sh) {
+		m.Files = append(m.Files, sh.File)
+		m.Pages += sh.Rows
+	}
+	if len(m.Files) != fn.Shards {
+		return fmt.Errorf("index: %d of %d files written", len(m.Files), fn.Shards)
+	}
+	slices.Sort(m.Files)
+	return index.Commit(ctx, fn.Dir, m)
+}
