@@ -1,6 +1,6 @@
 // Package index is the index of the pages a run kept, so that a later run
 // can deduplicate a new crawl against them without reading them again
-// (issue 29; docs/design.md, "Scheduled batches").
+// (docs/design.md, "Scheduled batches").
 //
 // # Layout
 //

@@ -131,8 +131,8 @@ func TestCheckAndSegments(t *testing.T) {
 }
 
 // The pages the dev gold set's run keeps come back from their segment as
-// they were, and cost at most 1 KB each (issue 29's goal; the figure is
-// logged and quoted in docs/design.md).
+// they were, and cost at most 1 KB each (the goal of docs/design.md,
+// "Scheduled batches", where the logged figure is quoted).
 func TestGoldSetSegment(t *testing.T) {
 	if testing.Short() {
 		t.Skip("dev gold set: slow")
