@@ -44,7 +44,7 @@ func website(uri string) string {
 // boilerplate" in TestWaybackSharedText.
 const severalSites = 3
 
-// Issue 10 on real data: Wayback Machine captures of 128 pages about one
+// Shared boilerplate on real data: Wayback Machine captures of 128 pages about one
 // topic, where the archive put its own text into every capture ("Starting
 // in 1996, Alexa Internet has been donating…") and Wikipedia its licence
 // footer. Before the boilerplate rule the job found 702 pairs, 589 of them

@@ -274,7 +274,7 @@ func noticeOnPage(t *testing.T, e *Extractor, name string, page []byte, ct, from
 	return len(clean)
 }
 
-// Issue 25: a real English notice (no markup cue, realNotice) inserted
+// Languages per block: a real English notice (no markup cue, realNotice) inserted
 // into a real German article does not change the page's language, the
 // German blocks keep their German signatures, and the notice is signed in
 // English, so that it shares no signature with the article and the
