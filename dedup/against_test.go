@@ -66,18 +66,49 @@ func TestRunAgainstEqualsOneRunBatchOneFirst(t *testing.T) {
 		t.Skip("dev gold set: slow")
 	}
 	a, b := splitGold(t, t.TempDir())
+	checkAgainstEqualsOneRun(t, []string{a}, []string{b})
+}
+
+// The same equality on real WARC files of many sites: the shared WARCs of
+// ../shared/data/warc (the realset's pages), alternate files in each batch.
+func TestRunAgainstEqualsOneRunRealset(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "data", "warc", "*.warc*"))
+	if len(files) < 2 {
+		t.Skip("../shared/data/warc absent")
+	}
+	slices.Sort(files)
+	var one, two []string
+	for i, f := range files {
+		if i%2 == 0 {
+			one = append(one, f)
+		} else {
+			two = append(two, f)
+		}
+	}
+	checkAgainstEqualsOneRun(t, one, two)
+}
+
+// checkAgainstEqualsOneRun runs batch 1, indexes the pages it kept, runs
+// batch 2 against them and checks every decision of batch 2 against one
+// run over batch 1's kept pages (ranked first) plus batch 2.
+func checkAgainstEqualsOneRun(t *testing.T, batch1, batch2 []string) {
+	t.Helper()
+	in1 := map[string]bool{}
+	for _, f := range batch1 {
+		in1[f] = true
+	}
 	p := config.DefaultParams()
 	p.SharedBlockPages = 0
 	if err := p.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	r1, err := Run(ctx, p, []string{a})
+	r1, err := Run(ctx, p, batch1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	prior := Priors(r1, "seg-1")
-	r2, err := RunAgainst(ctx, p, []string{b}, prior)
+	r2, err := RunAgainst(ctx, p, batch2, prior)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +121,7 @@ func TestRunAgainstEqualsOneRunBatchOneFirst(t *testing.T) {
 			dropped1[d.ID()] = true
 		}
 	}
-	all, err := SignFiles(ctx, p, []string{a, b}, nil)
+	all, err := SignFiles(ctx, p, append(slices.Clone(batch1), batch2...), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +131,7 @@ func TestRunAgainstEqualsOneRunBatchOneFirst(t *testing.T) {
 			slots = append(slots, s)
 			continue
 		}
-		if s.Page.File == a {
+		if in1[s.Page.File] {
 			if dropped1[s.Page.ID()] {
 				continue
 			}
@@ -117,13 +148,13 @@ func TestRunAgainstEqualsOneRunBatchOneFirst(t *testing.T) {
 	var want []Decision
 	fromBatch1 := 0
 	for i, d := range one.Decisions {
-		if one.Pages[i].File == a {
+		if in1[one.Pages[i].File] {
 			if !d.Keep {
 				t.Fatalf("page %s that batch 1 kept is dropped in one run by %s", d.Key(), d.Keeper().Key())
 			}
 			continue
 		}
-		if !d.Keep && d.KeptByFile == a {
+		if !d.Keep && in1[d.KeptByFile] {
 			fromBatch1++
 		}
 		want = append(want, d)
@@ -134,7 +165,7 @@ func TestRunAgainstEqualsOneRunBatchOneFirst(t *testing.T) {
 	segments := 0
 	for i, d := range r2.Decisions {
 		if d.KeptBySegment != "" {
-			if d.KeptBySegment != "seg-1" || d.KeptByFile != a {
+			if d.KeptBySegment != "seg-1" || !in1[d.KeptByFile] {
 				t.Errorf("%s: kept by %s in segment %q", d.Key(), d.Keeper().Key(), d.KeptBySegment)
 			}
 			segments++

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,12 +63,40 @@ func TestJobAgainstIndexEqualsInProcess(t *testing.T) {
 		t.Skip("dev gold set: slow")
 	}
 	a, b := splitGold(t, t.TempDir())
+	checkJobAgainst(t, []string{a}, []string{b})
+}
+
+// The same on the shared real WARC files (the realset's pages), alternate
+// files in each batch: 8 pages of batch 2 are dropped for index pages.
+func TestJobAgainstIndexRealset(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "data", "warc", "*.warc*"))
+	if len(files) < 2 {
+		t.Skip("../shared/data/warc absent")
+	}
+	slices.Sort(files)
+	var one, two []string
+	for i, f := range files {
+		if i%2 == 0 {
+			one = append(one, f)
+		} else {
+			two = append(two, f)
+		}
+	}
+	checkJobAgainst(t, one, two)
+}
+
+// checkJobAgainst runs batch 1 with --write_index and batch 2 with
+// --against on the direct runner and checks batch 2's outputs against
+// dedup.RunAgainst, then the same two runs on prism against the direct
+// runner's lines.
+func checkJobAgainst(t *testing.T, batch1, batch2 []string) {
+	t.Helper()
 	ix := t.TempDir()
-	cfg := testConfig([]string{a})
+	cfg := testConfig(batch1)
 	cfg.WriteIndex = ix
 	seg := readSummary(t, runJob(t, "direct", cfg)).IndexSegment
 
-	cfg = testConfig([]string{b})
+	cfg = testConfig(batch2)
 	cfg.Against = []string{ix}
 	out := runJob(t, "direct", cfg)
 	got := checkDecisions(t, out, cfg)
@@ -77,7 +106,7 @@ func TestJobAgainstIndexEqualsInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := dedup.RunAgainst(context.Background(), cfg.Params, []string{b}, prior)
+	res, err := dedup.RunAgainst(context.Background(), cfg.Params, batch2, prior)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,10 +122,10 @@ func TestJobAgainstIndexEqualsInProcess(t *testing.T) {
 	// direct runner's lines byte for byte, but for the segment's name.
 	t.Run("prism", func(t *testing.T) {
 		pix := t.TempDir()
-		cfg := testConfig([]string{a})
+		cfg := testConfig(batch1)
 		cfg.WriteIndex = pix
 		pseg := readSummary(t, runJob(t, "prism", cfg)).IndexSegment
-		cfg = testConfig([]string{b})
+		cfg = testConfig(batch2)
 		cfg.Against = []string{pix}
 		cfg.MaxGroupSignatures = 20_000 // matching tasks cut into block grids
 		pout := runJob(t, "prism", cfg)
