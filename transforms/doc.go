@@ -42,7 +42,8 @@
 //
 // Every stage increments Beam metrics counters in its own namespace
 // ("read", "extract", "shared", "idf", "exact", "group", "match",
-// "decide", "write", "summary"; every counter is listed in docs/deploy.md,
+// "decide", "write", "summary", and with an index "index" and "against";
+// every counter is listed in docs/deploy.md,
 // "Metrics") so a Dataflow user sees progress live; the same numbers are
 // computed from PCollections for summary.json, which therefore never
 // depends on a runner's metrics being queryable.
