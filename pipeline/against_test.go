@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -10,44 +9,24 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ndd-beam/ndd-beam/internal/warcsplit"
+
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/index"
-	"github.com/ndd-beam/ndd-beam/warc"
 )
 
-// splitGold writes the dev gold set's records alternately into two WARC
-// files of dir (each record is its own gzip member) and returns them.
+// splitGold splits the dev gold set into two batches of alternate
+// records (internal/warcsplit); the test skips when it is absent.
 func splitGold(t *testing.T, dir string) (string, string) {
 	t.Helper()
 	gold := filepath.Join("..", "..", "shared", "data", "goldset", "gold.warc.gz")
-	data, err := os.ReadFile(gold)
-	if err != nil {
+	if _, err := os.Stat(gold); err != nil {
 		t.Skipf("%s absent: %v", gold, err)
 	}
-	var offs []int64
-	err = warc.ReadFile(bytes.NewReader(data), gold, config.DefaultParams().WARCOptions(), func(r warc.Record) error {
-		if len(offs) == 0 || offs[len(offs)-1] != r.Offset {
-			offs = append(offs, r.Offset)
-		}
-		return nil
-	})
+	a, b, err := warcsplit.Alternate(gold, dir)
 	if err != nil {
 		t.Fatal(err)
-	}
-	var parts [2][]byte
-	for i, off := range offs {
-		end := int64(len(data))
-		if i+1 < len(offs) {
-			end = offs[i+1]
-		}
-		parts[i%2] = append(parts[i%2], data[off:end]...)
-	}
-	a, b := filepath.Join(dir, "batch1.warc.gz"), filepath.Join(dir, "batch2.warc.gz")
-	for i, name := range []string{a, b} {
-		if err := os.WriteFile(name, parts[i], 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 	return a, b
 }
