@@ -50,15 +50,7 @@ func TestRunAgainstEqualsOneRunRealset(t *testing.T) {
 	if len(files) < 2 {
 		t.Skip("../shared/data/warc absent")
 	}
-	slices.Sort(files)
-	var one, two []string
-	for i, f := range files {
-		if i%2 == 0 {
-			one = append(one, f)
-		} else {
-			two = append(two, f)
-		}
-	}
+	one, two := warcsplit.Files(files)
 	checkAgainstEqualsOneRun(t, one, two)
 }
 

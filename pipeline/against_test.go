@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -52,15 +51,7 @@ func TestJobAgainstIndexRealset(t *testing.T) {
 	if len(files) < 2 {
 		t.Skip("../shared/data/warc absent")
 	}
-	slices.Sort(files)
-	var one, two []string
-	for i, f := range files {
-		if i%2 == 0 {
-			one = append(one, f)
-		} else {
-			two = append(two, f)
-		}
-	}
+	one, two := warcsplit.Files(files)
 	checkJobAgainst(t, one, two)
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/warc"
@@ -50,4 +51,17 @@ func Alternate(src, dir string) (string, string, error) {
 		}
 	}
 	return a, b, nil
+}
+
+// Files deals files (sorted by name) alternately into two batches.
+func Files(files []string) (one, two []string) {
+	files = slices.Sorted(slices.Values(files))
+	for i, f := range files {
+		if i%2 == 0 {
+			one = append(one, f)
+		} else {
+			two = append(two, f)
+		}
+	}
+	return one, two
 }
