@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,10 +34,14 @@ func TestCLIWriteIndexAndAgainst(t *testing.T) {
 		t.Errorf("mismatch: exit %d, stderr:\n%s", code, stderr)
 	}
 
-	if code, _, stderr := cli(t, in, "--output="+filepath.Join(dir, "again"), "--against="+ix); code != 0 {
+	code, stdout, stderr := cli(t, in, "--output="+filepath.Join(dir, "again"), "--against="+ix)
+	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
 	again := readSummaryFile(t, filepath.Join(dir, "again"))
+	if want := fmt.Sprintf("; %d of them for pages of earlier runs)", again.DroppedForIndex); !strings.Contains(stdout, want) {
+		t.Errorf("closing line does not say %q:\n%s", want, stdout)
+	}
 	if again.DroppedForIndex != again.Dropped || again.Dropped == 0 || again.Kept+again.Dropped != day1.Kept+day1.Dropped {
 		t.Errorf("again: %d kept, %d dropped, %d for the index; day 1 had %d pages", again.Kept, again.Dropped, again.DroppedForIndex, day1.Kept+day1.Dropped)
 	}

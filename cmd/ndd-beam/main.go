@@ -244,8 +244,12 @@ func closingLine(sum transforms.Summary, dir string) string {
 		}
 		why = " (" + strings.Join(parts, ", ") + ")"
 	}
-	return fmt.Sprintf("ndd-beam: read %d pages and %d other records%s from %d files; kept %d pages, dropped %d (%d exact copies, %d near-duplicates); keep/drop per page in %s, all outputs in %s",
-		sum.Pages(), other, why, len(sum.Files), sum.Kept, sum.Dropped, sum.DroppedExact, sum.Dropped-sum.DroppedExact,
+	earlier := ""
+	if len(sum.Against) > 0 {
+		earlier = fmt.Sprintf("; %d of them for pages of earlier runs", sum.DroppedForIndex)
+	}
+	return fmt.Sprintf("ndd-beam: read %d pages and %d other records%s from %d files; kept %d pages, dropped %d (%d exact copies, %d near-duplicates%s); keep/drop per page in %s, all outputs in %s",
+		sum.Pages(), other, why, len(sum.Files), sum.Kept, sum.Dropped, sum.DroppedExact, sum.Dropped-sum.DroppedExact, earlier,
 		transforms.JoinPath(dir, "decisions-*"), dir)
 }
 
