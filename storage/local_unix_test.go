@@ -5,14 +5,13 @@ package storage
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/ndd-beam/ndd-beam/dedup"
 )
 
 // Irregular paths are refused from lstat/stat alone (a FIFO or /dev/zero
@@ -47,23 +46,23 @@ func TestCheck(t *testing.T) {
 		"sub.warc":      "directory",
 	} {
 		st := Check(filepath.Join(dir, name))
-		if st.Reason != dedup.ReasonIrregularFile || !strings.Contains(st.Detail, want) {
-			t.Errorf("%s: %+v, want %s with %q", name, st, dedup.ReasonIrregularFile, want)
+		if !errors.Is(st.Err, ErrIrregular) || !strings.Contains(st.Err.Error(), want) {
+			t.Errorf("%s: %+v, want ErrIrregular with %q", name, st, want)
 		}
 	}
-	if st := Check(filepath.Join(dir, "missing.warc")); st.Reason != dedup.ReasonUnreadableFile {
+	if st := Check(filepath.Join(dir, "missing.warc")); !errors.Is(st.Err, ErrUnreadable) {
 		t.Errorf("missing file: %+v", st)
 	}
 
 	idA := Check(a)
-	if idA.Reason != "" || !strings.HasPrefix(idA.ID, "file:") {
+	if idA.Err != nil || !strings.HasPrefix(idA.ID, "file:") {
 		t.Fatalf("regular file: %+v", idA)
 	}
 	wd, _ := os.Getwd()
 	t.Cleanup(func() { os.Chdir(wd) })
 	must(os.Chdir(dir))
 	for _, p := range []string{"link.warc", "hard.warc", "./a.warc", "a.warc", "sub.warc/../a.warc"} {
-		if st := Check(p); st.ID != idA.ID || st.Reason != "" {
+		if st := Check(p); st.ID != idA.ID || st.Err != nil {
 			t.Errorf("%s: %+v, want the ID of a.warc %s", p, st, idA.ID)
 		}
 	}

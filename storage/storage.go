@@ -26,6 +26,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -41,7 +42,6 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local paths
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"    // s3://
 
-	"github.com/ndd-beam/ndd-beam/dedup"
 	_ "github.com/ndd-beam/ndd-beam/storage/httpfs" // http://, https://
 )
 
@@ -212,17 +212,35 @@ type Status struct {
 	// for a local file, else the canonical form of the path (CanonicalURL).
 	// Two paths with the same ID are the same file.
 	ID string
-	// Reason is "" when the path is to be read, else the reject reason
-	// (dedup.ReasonIrregularFile or dedup.ReasonUnreadableFile) and Detail
-	// says why in words.
-	Reason, Detail string
+	// Err is nil when the path is to be read, else why not: it wraps
+	// ErrIrregular or ErrUnreadable and says why in words.
+	Err error
 }
+
+// The errors of Check: a path that is not a regular file (a directory,
+// FIFO, device, socket, dangling symbolic link or symbolic link loop), and
+// one that cannot be looked at (missing, permission denied). The reading
+// stage maps them to its reject reasons.
+var (
+	ErrIrregular  = errors.New("not a regular file")
+	ErrUnreadable = errors.New("unreadable")
+)
+
+// checkError is a Check error: its kind (ErrIrregular, ErrUnreadable) and
+// the words that say why.
+type checkError struct {
+	kind   error
+	detail string
+}
+
+func (e checkError) Error() string { return e.detail }
+func (e checkError) Unwrap() error { return e.kind }
 
 // Check looks at input path p without opening it. A local path is
 // lstat'ed and, if a symbolic link, stat'ed: a directory, FIFO, device,
-// socket, dangling symbolic link or symbolic link loop is
-// dedup.ReasonIrregularFile, a path that cannot be stat'ed (missing,
-// permission denied) dedup.ReasonUnreadableFile; a regular file's ID is
+// socket, dangling symbolic link or symbolic link loop is ErrIrregular, a
+// path that cannot be stat'ed (missing, permission denied) ErrUnreadable;
+// a regular file's ID is
 // its device and inode. Other paths are not looked at (their errors come
 // when they are read); their ID is CanonicalURL(p).
 func Check(p string) Status {
@@ -236,7 +254,7 @@ func Check(p string) Status {
 	st := Status{ID: "path:" + abs}
 	li, err := os.Lstat(p)
 	if err != nil {
-		st.Reason, st.Detail = dedup.ReasonUnreadableFile, err.Error()
+		st.Err = checkError{ErrUnreadable, err.Error()}
 		return st
 	}
 	fi := li
@@ -245,17 +263,17 @@ func Check(p string) Status {
 			target, _ := os.Readlink(p)
 			switch {
 			case isLoop(err):
-				st.Reason, st.Detail = dedup.ReasonIrregularFile, fmt.Sprintf("symbolic link loop (link to %q)", target)
+				st.Err = checkError{ErrIrregular, fmt.Sprintf("symbolic link loop (link to %q)", target)}
 			case os.IsNotExist(err):
-				st.Reason, st.Detail = dedup.ReasonIrregularFile, fmt.Sprintf("dangling symbolic link (to %q, which does not exist)", target)
+				st.Err = checkError{ErrIrregular, fmt.Sprintf("dangling symbolic link (to %q, which does not exist)", target)}
 			default:
-				st.Reason, st.Detail = dedup.ReasonUnreadableFile, err.Error()
+				st.Err = checkError{ErrUnreadable, err.Error()}
 			}
 			return st
 		}
 	}
 	if what := irregular(fi.Mode()); what != "" {
-		st.Reason, st.Detail = dedup.ReasonIrregularFile, what
+		st.Err = checkError{ErrIrregular, what}
 		return st
 	}
 	if id, ok := fileID(fi); ok {

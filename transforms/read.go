@@ -2,6 +2,7 @@ package transforms
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -151,8 +152,12 @@ func (fn *locateFn) ProcessElement(ctx context.Context, pattern string, emit fun
 	}
 	for _, p := range paths {
 		c := storage.Check(p)
-		if c.Reason != "" {
-			rejectPath(ctx, reject, p, c.Reason, c.Detail)
+		if c.Err != nil {
+			reason := dedup.ReasonUnreadableFile
+			if errors.Is(c.Err, storage.ErrIrregular) {
+				reason = dedup.ReasonIrregularFile
+			}
+			rejectPath(ctx, reject, p, reason, c.Err.Error())
 			continue
 		}
 		emit(c.ID, p)
