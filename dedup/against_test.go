@@ -2,31 +2,13 @@ package dedup
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/ndd-beam/ndd-beam/internal/warcsplit"
-
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/internal/warcsplit"
 	"github.com/ndd-beam/ndd-beam/match"
 )
-
-// splitGold splits the dev gold set into two batches of alternate
-// records (internal/warcsplit); the test skips when it is absent.
-func splitGold(t *testing.T, dir string) (string, string) {
-	t.Helper()
-	gold := filepath.Join("..", "..", "shared", "data", "goldset", "gold.warc.gz")
-	if _, err := os.Stat(gold); err != nil {
-		t.Skipf("%s absent: %v", gold, err)
-	}
-	a, b, err := warcsplit.Alternate(gold, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a, b
-}
 
 // The equality of docs/design.md ("Scheduled batches"): batch 2 run against
 // the index of the pages batch 1 kept decides every page of batch 2 as one
@@ -39,18 +21,14 @@ func TestRunAgainstEqualsOneRunBatchOneFirst(t *testing.T) {
 	if testing.Short() {
 		t.Skip("dev gold set: slow")
 	}
-	a, b := splitGold(t, t.TempDir())
+	a, b := warcsplit.GoldBatches(t, t.TempDir())
 	checkAgainstEqualsOneRun(t, []string{a}, []string{b})
 }
 
 // The same equality on real WARC files of many sites: the shared WARCs of
 // ../shared/data/warc (the realset's pages), alternate files in each batch.
 func TestRunAgainstEqualsOneRunRealset(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "data", "warc", "*.warc*"))
-	if len(files) < 2 {
-		t.Skip("../shared/data/warc absent")
-	}
-	one, two := warcsplit.Files(files)
+	one, two := warcsplit.SharedBatches(t)
 	checkAgainstEqualsOneRun(t, one, two)
 }
 
@@ -168,7 +146,7 @@ func TestRunAgainstDefaultsKeepsNoCopyOfIndex(t *testing.T) {
 	if testing.Short() {
 		t.Skip("dev gold set: slow")
 	}
-	a, b := splitGold(t, t.TempDir())
+	a, b := warcsplit.GoldBatches(t, t.TempDir())
 	p := config.DefaultParams()
 	ctx := context.Background()
 	r1, err := Run(ctx, p, []string{a})

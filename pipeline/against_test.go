@@ -3,32 +3,14 @@ package pipeline
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/ndd-beam/ndd-beam/internal/warcsplit"
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/index"
+	"github.com/ndd-beam/ndd-beam/internal/warcsplit"
 )
-
-// splitGold splits the dev gold set into two batches of alternate
-// records (internal/warcsplit); the test skips when it is absent.
-func splitGold(t *testing.T, dir string) (string, string) {
-	t.Helper()
-	gold := filepath.Join("..", "..", "shared", "data", "goldset", "gold.warc.gz")
-	if _, err := os.Stat(gold); err != nil {
-		t.Skipf("%s absent: %v", gold, err)
-	}
-	a, b, err := warcsplit.Alternate(gold, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a, b
-}
 
 // Scheduled batches on the direct runner: the dev gold set split in two;
 // batch 1 run with --write_index, batch 2 with --against that index. Batch
@@ -40,18 +22,14 @@ func TestJobAgainstIndexEqualsInProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("dev gold set: slow")
 	}
-	a, b := splitGold(t, t.TempDir())
+	a, b := warcsplit.GoldBatches(t, t.TempDir())
 	checkJobAgainst(t, []string{a}, []string{b})
 }
 
 // The same on the shared real WARC files (the realset's pages), alternate
 // files in each batch: 8 pages of batch 2 are dropped for index pages.
 func TestJobAgainstIndexRealset(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "data", "warc", "*.warc*"))
-	if len(files) < 2 {
-		t.Skip("../shared/data/warc absent")
-	}
-	one, two := warcsplit.Files(files)
+	one, two := warcsplit.SharedBatches(t)
 	checkJobAgainst(t, one, two)
 }
 

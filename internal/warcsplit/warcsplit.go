@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"testing"
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/warc"
@@ -64,4 +65,32 @@ func Files(files []string) (one, two []string) {
 		}
 	}
 	return one, two
+}
+
+// GoldBatches is Alternate of the dev gold set (../../shared/data/goldset,
+// from a package directory of this module) into dir, for a test; the test
+// is skipped when the set is absent.
+func GoldBatches(t testing.TB, dir string) (string, string) {
+	t.Helper()
+	gold := filepath.Join("..", "..", "shared", "data", "goldset", "gold.warc.gz")
+	if _, err := os.Stat(gold); err != nil {
+		t.Skipf("%s absent: %v", gold, err)
+	}
+	a, b, err := Alternate(gold, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, b
+}
+
+// SharedBatches is Files of the shared real WARC files
+// (../../shared/data/warc, the realset's pages), for a test; the test is
+// skipped when they are absent.
+func SharedBatches(t testing.TB) (one, two []string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "data", "warc", "*.warc*"))
+	if len(files) < 2 {
+		t.Skip("../shared/data/warc absent")
+	}
+	return Files(files)
 }
