@@ -141,7 +141,7 @@ func forEach(n int, fn func(i int)) {
 // MatchGroup of each block (as home documents, the group's guests as blocks
 // of guests) plus MatchCross of each pair of blocks, home–home and
 // home–guest, gives exactly MatchGroup of the whole group. The Beam job
-// splits a group larger than config.Params.MaxGroupDocs this way.
+// splits a group of more than config.Params.MaxGroupSignatures signatures this way.
 type CrossGrouping interface {
 	Grouping
 	// MatchCross returns the pairs with one document in a and one in b;
