@@ -154,8 +154,11 @@ const SummaryFile = "summary.json"
 // clusters and their counts; version 3 the run object (RunInfo); version 4
 // the exact-copy lines of pairs ("exact") and exact_copies; version 5 the
 // kept page's location on decision lines (kept_by_file, kept_by_offset,
-// kept_by_inner_offset), the same-site rule and same_site_pairs.
-const SchemaVersion = 5
+// kept_by_inner_offset), the same-site rule and same_site_pairs; version 6
+// replaced parameters.max_group_docs by max_group_signatures and added
+// largest_group_signatures, dropped_exact and, with an index, the
+// kept_by_segment and segment fields and the index counts.
+const SchemaVersion = 6
 
 // Summary is summary.json: the job's counts, computed from PCollections
 // (not from runner metrics), and what it ran on. The accounting identity
