@@ -2,7 +2,9 @@ package transforms
 
 import (
 	"context"
+	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -73,7 +75,23 @@ type signing struct {
 	caps []string
 	page *dedup.Page
 	ok   bool
-	done chan struct{}
+	// panicked holds what signing panicked with, re-raised on the DoFn's
+	// goroutine (takeOldest) so that the runner reports it as the
+	// element's failure instead of the worker goroutine ending the process.
+	panicked any
+	done     chan struct{}
+}
+
+// sign signs j's candidate; a panic is kept in j, not raised.
+func (fn *ExtractFn) sign(ctx context.Context, j *signing) {
+	defer func() {
+		if r := recover(); r != nil {
+			j.panicked = fmt.Sprintf("%v\n%s", r, debug.Stack())
+		}
+		j.c.Payload = nil
+		close(j.done)
+	}()
+	j.d, j.r, j.caps, j.page, j.ok = dedup.Sign(ctx, fn.signer, fn.policy, j.c)
 }
 
 // Setup builds the Signer and the keep policy from Params.
@@ -95,9 +113,7 @@ func (fn *ExtractFn) StartBundle(ctx context.Context, _ func(Batch), _ func(Reje
 		go func() {
 			defer fn.workers.Done()
 			for j := range fn.work {
-				j.d, j.r, j.caps, j.page, j.ok = dedup.Sign(ctx, fn.signer, fn.policy, j.c)
-				j.c.Payload = nil
-				close(j.done)
+				fn.sign(ctx, j)
 			}
 		}()
 	}
@@ -135,6 +151,9 @@ func (fn *ExtractFn) takeOldest(ctx context.Context, batch func(Batch), reject f
 	fn.pending[0] = nil
 	fn.pending = fn.pending[1:]
 	<-j.done
+	if j.panicked != nil {
+		panic(fmt.Sprintf("extract: signing %s@%d: %v", j.c.File, j.c.Offset, j.panicked))
+	}
 	d, r, caps, pg, ok := j.d, j.r, j.caps, j.page, j.ok
 	if !ok {
 		countReject(ctx, extractSkipped, "extract", r.Reason)

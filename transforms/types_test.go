@@ -1,12 +1,16 @@
 package transforms
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
@@ -280,4 +284,32 @@ func TestStatisticsTable(t *testing.T) {
 		}
 	}()
 	mustStatistic(StatPairs, true)
+}
+
+// panicSigner is a signature scheme that panics on every payload.
+type panicSigner struct{}
+
+func (panicSigner) Sign(context.Context, []byte, string) (config.Signed, string, string) {
+	panic("broken scheme")
+}
+
+// A panic while a worker goroutine signs a page is not raised there (it
+// would end the process): it is kept and raised again on the DoFn's
+// goroutine, where the runner reports the element's failure.
+func TestExtractWorkerPanicReachesDoFn(t *testing.T) {
+	fn := &ExtractFn{signer: panicSigner{}}
+	j := &signing{c: Candidate{Ref: warc.Ref{File: "a.warc.gz", Offset: 7}, Payload: []byte("<p>x</p>")}, done: make(chan struct{})}
+	fn.sign(context.Background(), j)
+	<-j.done
+	if j.panicked == nil || !strings.Contains(fmt.Sprint(j.panicked), "broken scheme") {
+		t.Fatalf("panic not kept: %v", j.panicked)
+	}
+	fn.pending = []*signing{j}
+	defer func() {
+		r := recover()
+		if r == nil || !strings.Contains(fmt.Sprint(r), "a.warc.gz@7") {
+			t.Errorf("takeOldest did not raise the signing panic: %v", r)
+		}
+	}()
+	fn.takeOldest(context.Background(), func(Batch) {}, func(Reject) {}, func(Page) {})
 }
