@@ -64,10 +64,12 @@ const (
 	// DefaultMaxGroupSignatures bounds the signatures (Σ|d| of home and
 	// guest documents) one matching task holds (transforms.MatchGroups): a
 	// larger τ partition is matched as a block-pair grid of tasks of at
-	// most this many. A task's memory is its vectors and inverted lists,
-	// about 30 bytes a signature, so 6,000,000 signatures are ~200 MB on
-	// one worker: 20,000 pages of 300 signatures (a news article), or
-	// 200,000 short pages of 30.
+	// most this many. A task's memory is its vectors (12 bytes a distinct
+	// signature) and its inverted lists (the matching benchmark of
+	// docs/benchmarks.md: 1.1–1.5 GB of heap above the corpus for about
+	// 110 M indexed signatures at 1M documents, τ 0.9), about 25–30 bytes a
+	// signature, so 6,000,000 signatures are ~200 MB on one worker: 20,000
+	// pages of 300 signatures (a news article), or 200,000 short pages of 30.
 	DefaultMaxGroupSignatures = 6_000_000
 	// DefaultShingleK is the shingle length for --method=shingles: 3, the
 	// paper's 3-Shingling competitor (§5.3.1).

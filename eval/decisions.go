@@ -67,13 +67,7 @@ func EvaluateDrops(t *Truth, ds []DecisionRecord) DropResult {
 			r.CorrectDrops++
 		}
 	}
-	r.DropPrecision = 1
-	if r.Dropped > 0 {
-		r.DropPrecision = float64(r.CorrectDrops) / float64(r.Dropped)
-	}
-	if r.PossibleDrops > 0 {
-		r.DropRecall = float64(r.CorrectDrops) / float64(r.PossibleDrops)
-	}
+	r.DropPrecision, r.DropRecall = rates(r.CorrectDrops, r.Dropped, r.PossibleDrops)
 	return r
 }
 

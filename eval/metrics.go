@@ -157,6 +157,20 @@ func prf(tp, fp, fn int64) (p, r, f1 float64) {
 	return p, r, f1
 }
 
+// rates returns right/made (1 when nothing was made: no drop is no wrong
+// drop) and right/possible (0 when nothing was possible): the precision
+// and recall of drops or of predicted pairs.
+func rates(right, made, possible int) (precision, recall float64) {
+	precision = 1
+	if made > 0 {
+		precision = float64(right) / float64(made)
+	}
+	if possible > 0 {
+		recall = float64(right) / float64(possible)
+	}
+	return precision, recall
+}
+
 func sortPairs(ps []IndexPair) {
 	slices.SortFunc(ps, func(a, b IndexPair) int {
 		if a.I != b.I {

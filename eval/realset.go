@@ -198,13 +198,7 @@ func ScoreReal(t *RealTruth, ds []DecisionRecord, pairs []PairRecord, jaccard fu
 		s.Wrong = append(s.Wrong, RealDrop{URI: d.URI, KeptByURI: d.KeptByURI, Jaccard: d.Jaccard, Method: d.Method,
 			Reason: t.reason[sortedPair(k, RealKey(d.Keeper()))]})
 	}
-	s.DropPrecision = 1
-	if s.Drops > 0 {
-		s.DropPrecision = float64(s.Right) / float64(s.Drops)
-	}
-	if s.Possible > 0 {
-		s.DropRecall = float64(s.Right) / float64(s.Possible)
-	}
+	s.DropPrecision, s.DropRecall = rates(s.Right, s.Drops, s.Possible)
 	for c, ks := range kept {
 		if len(ks) < 2 {
 			continue
@@ -249,13 +243,7 @@ func ScoreReal(t *RealTruth, ds []DecisionRecord, pairs []PairRecord, jaccard fu
 			s.PairsRight++
 		}
 	}
-	s.PairPrecision = 1
-	if s.PairsPredicted > 0 {
-		s.PairPrecision = float64(s.PairsRight) / float64(s.PairsPredicted)
-	}
-	if s.PairsTrue > 0 {
-		s.PairRecall = float64(s.PairsRight) / float64(s.PairsTrue)
-	}
+	s.PairPrecision, s.PairRecall = rates(s.PairsRight, s.PairsPredicted, s.PairsTrue)
 	return s
 }
 
