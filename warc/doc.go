@@ -17,8 +17,10 @@
 // # Layers
 //
 //   - Compression: a file whose first two bytes are the gzip magic 1f 8b is
-//     read member by member with compress/gzip (Multistream(false)) over a
-//     counting reader, so a record's Offset is the byte offset of its gzip
+//     read member by member with github.com/klauspost/compress/gzip
+//     (Multistream(false); the standard library's API, decoding about 1.2×
+//     as fast, BenchmarkReadGoldSet) over a counting buffered reader, so a
+//     record's Offset is the byte offset of its gzip
 //     member in the file, the way CDX indexes address records. Any other
 //     file is read as plain WARC; the file name is never consulted. A member
 //     that ends early (truncated file) ends the file; a corrupt member or

@@ -3,8 +3,6 @@ package warc
 import (
 	"bufio"
 	"bytes"
-	"compress/flate"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/gzip"
 	"github.com/nlnwa/gowarc"
 )
 
@@ -48,7 +48,7 @@ func ReadFile(r io.Reader, name string, opts Options, emit func(Record) error) e
 		return rd.emitErr
 	}
 	if rd.in.err != nil {
-		return fmt.Errorf("warc: reading %s: I/O error after byte %d: %w", name, rd.in.n, rd.in.err)
+		return fmt.Errorf("warc: reading %s: I/O error after byte %d: %w", name, rd.in.pos(), rd.in.err)
 	}
 	return nil
 }
@@ -99,7 +99,7 @@ func (rd *fileReader) flush() {
 
 // readPlain reads an uncompressed WARC file as one stream.
 func (rd *fileReader) readPlain() {
-	rd.s.reset(&source{r: rd.in, limit: math.MaxInt64})
+	rd.s.reset(&source{r: rd.in.br, limit: math.MaxInt64})
 	rd.readStream(-1)
 }
 
@@ -108,7 +108,7 @@ func (rd *fileReader) readPlain() {
 func (rd *fileReader) readGzip() {
 	z := new(gzip.Reader)
 	for !rd.stopped() {
-		off := rd.in.n
+		off := rd.in.pos()
 		m, _ := rd.in.br.Peek(2)
 		if len(m) == 0 {
 			return
@@ -120,13 +120,13 @@ func (rd *fileReader) readGzip() {
 			}
 			continue
 		}
-		if err := z.Reset(rd.in); err != nil {
+		if err := z.Reset(rd.in.br); err != nil {
 			if err == io.EOF || err == io.ErrUnexpectedEOF {
 				rd.bad(Record{Offset: off, Skip: SkipTruncated, Detail: "file ends inside a gzip header"})
 				return
 			}
 			rd.bad(Record{Offset: off, Skip: SkipUnreadable, Detail: "gzip header: " + err.Error()})
-			if rd.in.n == off {
+			if rd.in.pos() == off {
 				rd.in.discard(1)
 			}
 			if !rd.in.scanGzipHeader() {

@@ -17,14 +17,15 @@ var (
 	errHeaderUnterminated = errors.New("header runs to the end of the block without a blank line")
 )
 
-// fileCounter counts the bytes of the file consumed through it, so the
-// offset of each gzip member is known without Seek. It implements
-// io.ByteReader, so compress/flate reads from it directly and never reads
-// past the end of a member.
+// fileCounter counts the bytes of the file consumed through br, so the
+// offset of each gzip member is known without Seek: the bytes read from the
+// file less those still buffered. The gzip decoder reads br (a
+// *bufio.Reader, which compress/flate reads byte by byte on its fast path)
+// directly and never reads past the end of a member.
 type fileCounter struct {
-	br  *bufio.Reader
-	n   int64
-	err error // first I/O error of the underlying reader (not io.EOF)
+	br   *bufio.Reader
+	read int64 // bytes read from the file into br
+	err  error // first I/O error of the underlying reader (not io.EOF)
 }
 
 type errRecorder struct {
@@ -34,6 +35,7 @@ type errRecorder struct {
 
 func (e errRecorder) Read(p []byte) (int, error) {
 	n, err := e.r.Read(p)
+	e.c.read += int64(n)
 	if err != nil && err != io.EOF && e.c.err == nil {
 		e.c.err = err
 	}
@@ -46,24 +48,10 @@ func newFileCounter(r io.Reader) *fileCounter {
 	return c
 }
 
-func (c *fileCounter) Read(p []byte) (int, error) {
-	n, err := c.br.Read(p)
-	c.n += int64(n)
-	return n, err
-}
+// pos is the file offset of the next byte br returns.
+func (c *fileCounter) pos() int64 { return c.read - int64(c.br.Buffered()) }
 
-func (c *fileCounter) ReadByte() (byte, error) {
-	b, err := c.br.ReadByte()
-	if err == nil {
-		c.n++
-	}
-	return b, err
-}
-
-func (c *fileCounter) discard(n int) {
-	d, _ := c.br.Discard(n)
-	c.n += int64(d)
-}
+func (c *fileCounter) discard(n int) { _, _ = c.br.Discard(n) }
 
 // scanGzipHeader discards bytes up to the next gzip member header
 // (1f 8b 08) and reports whether one was found before the end of the file.
