@@ -449,7 +449,10 @@ func (t *wordTable) pageLanguage(p *pageTally, sample func(script, bytes int) st
 		width = 2
 	}
 	info := whatlanggo.DetectWithOptions(sample(best, width*langSampleBytes), whatlanggo.Options{Whitelist: wl})
-	if info.Lang < 0 {
+	if info.Lang < 0 || info.Confidence == 0 {
+		// No language, or a tie between the two nearest: whatlanggo
+		// breaks ties in map order, so its answer would vary from run to
+		// run.
 		return top[0]
 	}
 	code := info.Lang.Iso6391()

@@ -397,3 +397,24 @@ func TestLongLineAfterSentenceIsOwnBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestLanguageDeterministic: a close call settled by whatlanggo gives the
+// same language on every call. whatlanggo breaks a tie between its two
+// nearest languages in map order; "e\"e" ties, and before ties fell back to
+// the vote's leader it came out "en" or "es" from one call to the next.
+func TestLanguageDeterministic(t *testing.T) {
+	e := mustExtractor(t)
+	for _, text := range []string{"e\"e", "a e o", "la de", "die la"} {
+		seen := map[string]int{}
+		for range 100 {
+			_, st, err := e.ExtractPayloadBlocks([]byte(text), "text/html")
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen[st.Extract.Lang]++
+		}
+		if len(seen) != 1 {
+			t.Errorf("%q: languages %v over 100 calls", text, seen)
+		}
+	}
+}
