@@ -10,6 +10,8 @@ require (
 	github.com/johannesboyne/gofakes3 v1.2.0
 	github.com/klauspost/compress v1.19.2
 	github.com/nlnwa/gowarc v1.6.0
+	github.com/parquet-go/parquet-go v0.32.0
+	github.com/tdewolff/parse/v2 v2.8.20
 	golang.org/x/net v0.62.0
 	gonum.org/v1/plot v0.17.0
 )
@@ -17,7 +19,6 @@ require (
 require (
 	github.com/parquet-go/bitpack v1.0.0 // indirect
 	github.com/parquet-go/jsonlite v1.0.0 // indirect
-	github.com/parquet-go/parquet-go v0.32.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.26 // indirect
 	github.com/twpayne/go-geom v1.6.1 // indirect
 )

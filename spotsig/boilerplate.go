@@ -1,10 +1,6 @@
 package spotsig
 
-import (
-	"bytes"
-
-	"golang.org/x/net/html"
-)
+import "bytes"
 
 // Boilerplate regions. Text that a page shares with many
 // unrelated pages — cookie and consent notices, archive replay toolbars,
@@ -87,10 +83,29 @@ const (
 	cueStrong
 )
 
-// boilerCue reports whether the start tag just read by z (name, with
-// attributes if hasAttr) opens a boilerplate region, and how strongly. It
-// reads the tag's attributes.
-func boilerCue(z *html.Tokenizer, name []byte, hasAttr bool) int {
+// attr is one attribute of a start tag: its key lower-cased, its value
+// unquoted with entities decoded.
+type attr struct{ key, val []byte }
+
+// cueCandidate reports whether a start tag named name can open a
+// boilerplate region, so whether boilerCue needs its attributes.
+func cueCandidate(name []byte) bool {
+	return boilerTags[string(name)] || boilerContainers[string(name)]
+}
+
+// cueKey reports whether boilerCue reads attributes named key.
+func cueKey(key []byte) bool {
+	switch string(key) {
+	case "id", "class", "role", "aria-modal", "hidden", "aria-label":
+		return true
+	}
+	return false
+}
+
+// boilerCue reports whether the start tag named name with attributes attrs
+// (each key once, the first occurrence kept, as the HTML tokenizer does)
+// opens a boilerplate region, and how strongly.
+func boilerCue(name []byte, attrs []attr) int {
 	cue := cueNone
 	switch string(name) {
 	case "dialog":
@@ -102,9 +117,8 @@ func boilerCue(z *html.Tokenizer, name []byte, hasAttr bool) int {
 			return cueNone
 		}
 	}
-	for more := hasAttr; more; {
-		var key, val []byte
-		key, val, more = z.TagAttr()
+	for _, a := range attrs {
+		key, val := a.key, a.val
 		c := cueNone
 		switch string(key) {
 		case "id", "class":
@@ -147,9 +161,10 @@ type region struct {
 // regionStack holds the open regions, outermost first.
 type regionStack []region
 
-// start opens a region if the start tag just read by z is a boilerplate
-// element, and counts nesting of the open regions' tag names.
-func (rs *regionStack) start(z *html.Tokenizer, name []byte, hasAttr bool, textLen int) {
+// start opens a region if the start tag named name with attributes attrs
+// is a boilerplate element, and counts nesting of the open regions' tag
+// names.
+func (rs *regionStack) start(name []byte, attrs []attr, textLen int) {
 	for i := range *rs {
 		if bytes.Equal((*rs)[i].name, name) {
 			(*rs)[i].depth++
@@ -158,7 +173,7 @@ func (rs *regionStack) start(z *html.Tokenizer, name []byte, hasAttr bool, textL
 	if len(*rs) >= maxRegions {
 		return // nested deeper: the text is inside an open region already
 	}
-	if cue := boilerCue(z, name, hasAttr); cue != cueNone {
+	if cue := boilerCue(name, attrs); cue != cueNone {
 		*rs = append(*rs, region{name: append([]byte(nil), name...), depth: 1, start: textLen, strong: cue == cueStrong})
 	}
 }

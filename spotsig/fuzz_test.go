@@ -1,9 +1,11 @@
 package spotsig
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 	"unicode/utf8"
@@ -11,16 +13,16 @@ import (
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
-// addSharedSeeds adds real pages from ../shared when present: a few small
-// gold-set pages (one per charset) and small HTML records of each WARC
-// sample.
-func addSharedSeeds(f *testing.F) {
+// sharedSeeds passes add real pages from ../shared when present: a few
+// small gold-set pages (one per charset) and small HTML records of each
+// WARC sample.
+func sharedSeeds(f *testing.F, add func(payload []byte, contentType string)) {
 	if _, err := os.Stat(goldWARC); err == nil {
 		seen := map[string]bool{}
 		for _, p := range readGoldPages(f, 400, nil) {
 			if len(p.Body) < 40000 && !seen[p.ContentType] {
 				seen[p.ContentType] = true
-				f.Add(p.Body, p.ContentType)
+				add(p.Body, p.ContentType)
 			}
 		}
 	}
@@ -34,7 +36,7 @@ func addSharedSeeds(f *testing.F) {
 		warc.ReadFile(fh, filepath.Base(name), warc.Options{}, func(r warc.Record) error {
 			if r.Skip == "" && n < 2 && len(r.Payload) < 30000 {
 				n++
-				f.Add(r.Payload, r.ContentType)
+				add(r.Payload, r.ContentType)
 			}
 			return nil
 		})
@@ -58,7 +60,7 @@ func FuzzHTMLToSignatures(f *testing.F) {
 	f.Add([]byte("\x1f\x8b\x08\x00binary"), "text/html")
 	f.Add([]byte("<meta charset=big5><p>\xa4\xa4 the \xa4\xe5 is a test"), "text/html")
 	f.Add([]byte("<div><a href=x><div>the cat is on the mat and the dog is in the house of the town</a></div><div id=cookie-banner><a>we use cookies"), "text/html")
-	addSharedSeeds(f)
+	sharedSeeds(f, func(p []byte, ct string) { f.Add(p, ct) })
 
 	def := mustExtractor(f)
 	small := mustExtractor(f, WithMaxTextBytes(200), WithMaxTokens(40), WithMaxSignatures(5), WithSpotSpec("the(1,2),is(2,1),a"))
@@ -129,4 +131,40 @@ func errKind(err error) string {
 		return "not-text"
 	}
 	return err.Error()
+}
+
+// FuzzLexerAgreesWithXNet checks on arbitrary markup what
+// TestLexerAgreesWithXNet checks on real pages: the lexer pass of
+// HTMLToText gives the text, statistics, layout and blocks of the x/net
+// pass, with the markup rule on and off and under a small text cap.
+func FuzzLexerAgreesWithXNet(f *testing.F) {
+	for _, s := range []string{
+		"<p>the cat</p><svg><text>a \"b</text></svg><p>is on the mat",
+		"<svg/><p>the cat</p></svg>x", "<math><p>the</p></math>", "<noscript><iframe>x</noscript>the cat",
+		"<script><!-- a <script> b </script> c --></script>the", "<title>a &amp; b</title><textarea>&lt;</textarea>",
+		"<div class=\"nav &amp;\" id=a class=footer>the cat</div>", "<a/b>the</a/b><!-->x<!--->y-->z</>w<![CDATA[v]]>",
+		"<style>x</style1>the</style>cat", "<div hidden>the</div</p>", "<plaintext><b>the", "<xml><p>a</p></xml>b",
+	} {
+		f.Add([]byte(s))
+	}
+	sharedSeeds(f, func(p []byte, _ string) { f.Add(p) })
+	opts := [][]Option{nil, {WithMarkupBoilerplate(false)}, {WithMaxTextBytes(64)}}
+	exts := make([][2]*Extractor, len(opts))
+	for i, o := range opts {
+		exts[i] = [2]*Extractor{mustExtractor(f, o...), mustExtractor(f, append(o, withStdMarkup())...)}
+	}
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		for i, o := range opts {
+			t1, s1, _ := HTMLToText(payload, "text/html", o...)
+			t2, s2, _ := HTMLToText(payload, "text/html", append(o, withStdMarkup())...)
+			if !bytes.Equal(t1, t2) || s1 != s2 {
+				t.Fatalf("options %d: lexer text %q, x/net text %q", i, t1, t2)
+			}
+			b1, p1, _ := exts[i][0].ExtractPayloadBlocks(payload, "text/html")
+			b2, p2, _ := exts[i][1].ExtractPayloadBlocks(payload, "text/html")
+			if !reflect.DeepEqual(b1, b2) || p1 != p2 {
+				t.Fatalf("options %d: blocks differ", i)
+			}
+		}
+	})
 }

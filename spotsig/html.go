@@ -91,8 +91,11 @@ func PayloadText(payload []byte, contentType string, opts ...Option) ([]byte, Te
 // byte per 20) is read as UTF-8 (mislabelled pages are common; real Latin-1
 // text almost never forms valid UTF-8).
 //
-// It streams through the golang.org/x/net/html tokenizer, so deep nesting
-// and unterminated markup cost no more than their bytes. Caps: at most the
+// It reads the markup in one pass with the lexer of
+// github.com/tdewolff/parse/v2/html, and with the golang.org/x/net/html
+// tokenizer on the pages the two would read differently (htmllex.go:
+// the text is x/net's on every page), so deep nesting and unterminated
+// markup cost no more than their bytes. Caps: at most the
 // max-input-bytes cap of the payload is read and at most the max-text-bytes
 // cap of text produced (reported in TextStats). Errors: ErrBinary,
 // ErrBadOption; undecodable bytes are never an error (see PayloadText).
@@ -140,6 +143,36 @@ var notASCIICompatible = map[string]bool{
 // With lay non-nil (HTML only) the text's periphery is recorded in it
 // (layout.go).
 func appendPayloadText(dst, payload []byte, contentType, kind string, cfg *config, st *TextStats, lay *layout) ([]byte, error) {
+	payload, err := decodePayload(payload, contentType, kind, cfg, st)
+	if err != nil {
+		return dst, err
+	}
+	w := textWriter{dst: dst, start: len(dst), max: cfg.maxText, boiler: !cfg.keepBoiler}
+	if kind == KindHTML && lay != nil {
+		lay.reset()
+		lay.segStart = len(dst)
+		w.lay = lay
+	}
+	switch {
+	case kind == KindText:
+		w.paras = true
+		w.write(payload)
+	case cfg.stdMarkup:
+		w.htmlStd(payload)
+	default:
+		w.html(payload)
+	}
+	st.TextBytes = len(w.dst) - w.start
+	st.TextTruncated = w.full
+	st.Replaced = w.replaced
+	st.BoilerplateRegions = w.boilerRegions
+	return w.dst, nil
+}
+
+// decodePayload caps payload at the max-input-bytes cap and decodes it to
+// UTF-8 (see HTMLToText for the rules), filling the input and charset
+// fields of st. Error: ErrBinary.
+func decodePayload(payload []byte, contentType, kind string, cfg *config, st *TextStats) ([]byte, error) {
 	st.Kind = kind
 	st.InputBytes = len(payload)
 	if len(payload) > cfg.maxInput {
@@ -158,34 +191,17 @@ func appendPayloadText(dst, payload []byte, contentType, kind string, cfg *confi
 	}
 	utf16 := strings.HasPrefix(st.Charset, "utf-16")
 	if !utf16 && isBinary(payload, cfg.sniffBytes) {
-		return dst, ErrBinary
+		return nil, ErrBinary
 	}
 	if st.Charset != "utf-8" && (notASCIICompatible[st.Charset] || hasHighBit(payload)) {
 		if dec, err := enc.NewDecoder().Bytes(payload); err == nil {
 			payload = bytes.TrimPrefix(dec, utf8BOM) // a UTF-16 BOM decodes to U+FEFF
 		}
 		if utf16 && isBinary(payload, cfg.sniffBytes) {
-			return dst, ErrBinary
+			return nil, ErrBinary
 		}
 	}
-
-	w := textWriter{dst: dst, start: len(dst), max: cfg.maxText, boiler: !cfg.keepBoiler}
-	if kind == KindHTML && lay != nil {
-		lay.reset()
-		lay.segStart = len(dst)
-		w.lay = lay
-	}
-	if kind == KindText {
-		w.paras = true
-		w.write(payload)
-	} else {
-		w.html(payload)
-	}
-	st.TextBytes = len(w.dst) - w.start
-	st.TextTruncated = w.full
-	st.Replaced = w.replaced
-	st.BoilerplateRegions = w.boilerRegions
-	return w.dst, nil
+	return payload, nil
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
@@ -435,73 +451,111 @@ func (w *textWriter) lineBreak() {
 	}
 }
 
-// html streams the markup of payload through the x/net/html tokenizer.
-func (w *textWriter) html(payload []byte) {
+// markup is what the tag handlers know of the open elements.
+type markup struct {
+	skip    int // depth of open elements whose content is dropped
+	foreign int // of which svg/math elements
+}
+
+// text handles a text token (entities already decoded where the HTML
+// tokenizer decodes them).
+func (w *textWriter) text(m *markup, t []byte) {
+	if m.skip == 0 {
+		w.write(t)
+	}
+}
+
+// startTag handles a start tag named name (lower-case) with attributes
+// attrs (only those of a cueCandidate when regions are tracked).
+func (w *textWriter) startTag(m *markup, name []byte, attrs []attr) {
+	if w.boiler && m.skip == 0 {
+		w.regions.start(name, attrs, len(w.dst))
+	}
+	c := tagClass[string(name)]
+	if c&tagBreakout != 0 && m.foreign > 0 {
+		// An HTML tag inside svg/math: the page forgot to close
+		// them, and a browser leaves foreign content here.
+		m.skip -= m.foreign
+		m.foreign = 0
+	}
+	if c&tagSkip != 0 {
+		m.skip++
+		if c&tagForeign != 0 {
+			m.foreign++
+		}
+	}
+	if c&tagBlock != 0 && m.skip == 0 {
+		w.lineBreak()
+		if w.lay != nil && layoutContainers[string(name)] {
+			w.lay.push(name, len(w.dst))
+		}
+	}
+	if w.lay != nil && m.skip == 0 && string(name) == "a" {
+		w.lay.link(true, len(w.dst))
+	}
+}
+
+// selfClosingTag handles a start tag that ends in "/>".
+func (w *textWriter) selfClosingTag(m *markup, name []byte) {
+	if tagClass[string(name)]&tagBlock != 0 && m.skip == 0 {
+		w.lineBreak()
+	}
+}
+
+// endTag handles an end tag named name (lower-case).
+func (w *textWriter) endTag(m *markup, name []byte) {
+	if len(w.regions) > 0 && m.skip == 0 {
+		w.endRegions(name)
+	}
+	c := tagClass[string(name)]
+	if c&tagSkip != 0 && m.skip > 0 {
+		m.skip--
+		if c&tagForeign != 0 && m.foreign > 0 {
+			m.foreign--
+		}
+	}
+	if c&tagBlock != 0 && m.skip == 0 {
+		w.lineBreak()
+		if w.lay != nil && layoutContainers[string(name)] {
+			w.lay.pop(name, len(w.dst))
+		}
+	}
+	if w.lay != nil && string(name) == "a" {
+		w.lay.link(false, len(w.dst))
+	}
+}
+
+// htmlStd streams the markup of payload through the golang.org/x/net/html
+// tokenizer: the reference reading of the markup, and what html falls back
+// to where the faster lexer could read a page differently (htmllex.go).
+func (w *textWriter) htmlStd(payload []byte) {
 	z := html.NewTokenizer(bytes.NewReader(payload))
-	skip := 0    // depth of open elements whose content is dropped
-	foreign := 0 // of which svg/math elements
+	var m markup
+	var attrs []attr
 	for !w.full {
 		switch z.Next() {
 		case html.ErrorToken:
 			w.endRegions(nil) // io.EOF: the tokenizer never fails otherwise on a bytes.Reader
 			return
 		case html.TextToken:
-			if skip == 0 {
-				w.write(z.Text())
-			}
+			w.text(&m, z.Text())
 		case html.StartTagToken:
 			name, hasAttr := z.TagName()
-			if w.boiler && skip == 0 {
-				w.regions.start(z, name, hasAttr, len(w.dst))
-			}
-			c := tagClass[string(name)]
-			if c&tagBreakout != 0 && foreign > 0 {
-				// An HTML tag inside svg/math: the page forgot to close
-				// them, and a browser leaves foreign content here.
-				skip -= foreign
-				foreign = 0
-			}
-			if c&tagSkip != 0 {
-				skip++
-				if c&tagForeign != 0 {
-					foreign++
+			attrs = attrs[:0]
+			if w.boiler && m.skip == 0 && cueCandidate(name) {
+				for more := hasAttr; more; {
+					var key, val []byte
+					key, val, more = z.TagAttr()
+					attrs = append(attrs, attr{key, val})
 				}
 			}
-			if c&tagBlock != 0 && skip == 0 {
-				w.lineBreak()
-				if w.lay != nil && layoutContainers[string(name)] {
-					w.lay.push(name, len(w.dst))
-				}
-			}
-			if w.lay != nil && skip == 0 && string(name) == "a" {
-				w.lay.link(true, len(w.dst))
-			}
+			w.startTag(&m, name, attrs)
 		case html.SelfClosingTagToken:
 			name, _ := z.TagName()
-			if tagClass[string(name)]&tagBlock != 0 && skip == 0 {
-				w.lineBreak()
-			}
+			w.selfClosingTag(&m, name)
 		case html.EndTagToken:
 			name, _ := z.TagName()
-			if len(w.regions) > 0 && skip == 0 {
-				w.endRegions(name)
-			}
-			c := tagClass[string(name)]
-			if c&tagSkip != 0 && skip > 0 {
-				skip--
-				if c&tagForeign != 0 && foreign > 0 {
-					foreign--
-				}
-			}
-			if c&tagBlock != 0 && skip == 0 {
-				w.lineBreak()
-				if w.lay != nil && layoutContainers[string(name)] {
-					w.lay.pop(name, len(w.dst))
-				}
-			}
-			if w.lay != nil && string(name) == "a" {
-				w.lay.link(false, len(w.dst))
-			}
+			w.endTag(&m, name)
 		}
 	}
 	w.endRegions(nil) // the text cap stopped the loop

@@ -95,6 +95,7 @@ type config struct {
 	maxText    int
 	sniffBytes int
 	keepBoiler bool // WithMarkupBoilerplate(false)
+	stdMarkup  bool // withStdMarkup: markup read by htmlStd alone (tests)
 	err        error
 }
 
@@ -286,4 +287,10 @@ func WithBinarySniffBytes(n int) Option {
 // visible text node, as before.
 func WithMarkupBoilerplate(on bool) Option {
 	return func(c *config) { c.keepBoiler = !on }
+}
+
+// withStdMarkup reads all markup with x/net's tokenizer (htmlStd), the
+// reference the lexer pass is held equal to (htmllex.go).
+func withStdMarkup() Option {
+	return func(c *config) { c.stdMarkup = true }
 }
