@@ -200,8 +200,13 @@ func (t *tokenizer) next() ([]byte, bool) {
 // isIdeographic reports whether r is a Han ideograph (CJK unified
 // ideographs, extension A and the supplementary planes, compatibility
 // ideographs), hiragana or katakana (with the phonetic extensions and the
-// half-width forms): the characters Tokenize makes one token each.
+// half-width forms): the characters Tokenize makes one token each. An
+// unassigned code point of those blocks is not one (it separates words).
 func isIdeographic(r rune) bool {
+	return inIdeographicBlock(r) && unicode.IsGraphic(r) // not the blocks' unassigned code points
+}
+
+func inIdeographicBlock(r rune) bool {
 	switch {
 	case r < 0x3040:
 		return false
