@@ -116,7 +116,7 @@ func ReadWARC(name string, r io.Reader, openErr error, opts warc.Options, candid
 		reject(Reject{Ref: warc.Ref{File: name, Offset: -1}, Reason: ReasonUnreadableFile, Detail: openErr.Error()})
 		return
 	}
-	cr := &countingReader{r: r}
+	cr := &CountingReader{R: r}
 	last := int64(0)
 	err := warc.ReadFile(cr, name, opts, func(rec warc.Record) error {
 		last = rec.Offset
@@ -131,20 +131,28 @@ func ReadWARC(name string, r io.Reader, openErr error, opts warc.Options, candid
 	case err != nil:
 		reject(Reject{Ref: warc.Ref{File: name, Offset: last}, Reason: ReasonUnreadableFile,
 			Detail: fmt.Sprintf("reading stopped after offset %d: %v", last, err)})
-	case cr.n == 0:
+	case cr.N == 0:
 		reject(Reject{Ref: warc.Ref{File: name, Offset: -1}, Reason: ReasonEmptyFile, Detail: "the file holds 0 bytes"})
 	}
 }
 
-// countingReader counts the bytes read through it.
-type countingReader struct {
-	r io.Reader
-	n int64
+// CountingReader counts the bytes read through R in N and, when Add is
+// non-nil, hands each read's byte count (> 0) to Add: ReadWARC tells an
+// empty file by it, and the Beam job counts the bytes read (read/bytes).
+type CountingReader struct {
+	R   io.Reader
+	N   int64
+	Add func(n int64)
 }
 
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
+func (c *CountingReader) Read(p []byte) (int, error) {
+	n, err := c.R.Read(p)
+	if n > 0 {
+		c.N += int64(n)
+		if c.Add != nil {
+			c.Add(int64(n))
+		}
+	}
 	return n, err
 }
 
