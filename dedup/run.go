@@ -64,7 +64,7 @@ func (r *Result) PairRecords() []PairRecord {
 	out := make([]PairRecord, len(r.Pairs), len(r.Pairs)+len(r.Docs))
 	for i, p := range r.Pairs {
 		a, b := r.Docs[p.A], r.Docs[p.B]
-		out[i] = NewPairRecord(a.Ref, a.Vec, b.Ref, b.Vec, p.Jaccard)
+		out[i] = NewPairRecord(a.Ref, a.Vec.Len(), b.Ref, b.Vec.Len(), p.Jaccard)
 	}
 	for i, rep := range r.RepOf {
 		if rep != i {

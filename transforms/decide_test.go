@@ -12,7 +12,6 @@ import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
-	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
 // CollapseExact and Decide give dedup.Run's exact copies, decisions and
@@ -55,7 +54,7 @@ func TestDecideMergedPartsEqualInProcess(t *testing.T) {
 	var found []Found
 	for _, q := range res.Pairs {
 		a, b := res.Docs[q.A], res.Docs[q.B]
-		f := Found{Pair: dedup.NewPairRecord(a.Ref, spotsig.Vector{}, b.Ref, spotsig.Vector{}, q.Jaccard), ABatch: batchOf[a.ID()], BBatch: batchOf[b.ID()]}
+		f := Found{Pair: dedup.NewPairRecord(a.Ref, 0, b.Ref, 0, q.Jaccard), ABatch: batchOf[a.ID()], BBatch: batchOf[b.ID()]}
 		if f.Pair.A() != a.Ref {
 			f.ABatch, f.BBatch = f.BBatch, f.ABatch
 		}

@@ -442,9 +442,3 @@ type Reject = dedup.Reject
 
 // PairRecord is one line of pairs-*.jsonl (dedup.PairRecord).
 type PairRecord = dedup.PairRecord
-
-// NewPairRecord returns the pair of documents x and y with similarity j in
-// canonical order (dedup.NewPairRecord).
-func NewPairRecord(x, y Doc, j float64) PairRecord {
-	return dedup.NewPairRecord(x.Ref, x.Vec, y.Ref, y.Vec, j)
-}

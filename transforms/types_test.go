@@ -211,21 +211,6 @@ func FuzzDecodeDoc(f *testing.F) {
 	})
 }
 
-func TestNewPairRecordCanonicalOrder(t *testing.T) {
-	x := Doc{Page: Page{Ref: warc.Ref{RecordID: "urn:b", File: "f", Offset: 1}}, Vec: spotsig.NewVector([]uint64{1, 2})}
-	y := Doc{Page: Page{Ref: warc.Ref{RecordID: "urn:a", File: "f", Offset: 9}}, Vec: spotsig.NewVector([]uint64{1})}
-	for _, p := range []PairRecord{NewPairRecord(x, y, 0.5), NewPairRecord(y, x, 0.5)} {
-		if p.ARecordID != "urn:a" || p.BRecordID != "urn:b" || p.ASignatures != 1 || p.BSignatures != 2 {
-			t.Errorf("not canonical: %+v", p)
-		}
-	}
-	// Same record ID in two files (real archives repeat IDs): file, then offset decide.
-	z := Doc{Page: Page{Ref: warc.Ref{RecordID: "urn:a", File: "e", Offset: 50}}}
-	if p := NewPairRecord(y, z, 1); p.AFile != "e" {
-		t.Errorf("tie on record ID not broken by file: %+v", p)
-	}
-}
-
 func TestShardName(t *testing.T) {
 	if got := ShardName("pairs", 3, 12); got != "pairs-00003-of-00012.jsonl" {
 		t.Errorf("ShardName = %q", got)
