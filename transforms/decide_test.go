@@ -11,7 +11,6 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
-	"github.com/ndd-beam/ndd-beam/match"
 )
 
 // CollapseExact and Decide give dedup.Run's exact copies, decisions and
@@ -35,7 +34,7 @@ func TestDecideMergedPartsEqualInProcess(t *testing.T) {
 	var docs []Doc
 	signed := map[string]bool{}
 	for _, d := range res.Docs {
-		docs = append(docs, Doc{Page: pages[d.ID()], Site: match.SiteOf(d.Site()), Vec: d.Vec})
+		docs = append(docs, Doc{Doc: dedup.Doc{Page: pages[d.ID()], Site: d.Site, Vec: d.Vec}})
 		signed[d.ID()] = true
 	}
 	batches := inBatches(docs, 300)
