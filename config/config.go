@@ -318,7 +318,7 @@ func (p *Params) Validate() error {
 		}
 		p.Antecedents = strings.Join(parts, ",")
 	}
-	if _, err := NewSigner(*p); err != nil {
+	if err := p.checkMethod(); err != nil {
 		return Errorf("--method=%q: %v", p.Method, err)
 	}
 	if _, err := NewGrouping(*p); err != nil {

@@ -2,14 +2,16 @@
 // the parameters every stage needs (Params), where to read and write
 // (Config), each default defined once (DefaultConfig and the Default*
 // constants, which refer to spotsig's, match's and warc's own defaults),
-// validation with one-line errors (Config.ValidateValues), and the
-// factories that turn Params into a signature scheme (NewSigner) and a
-// matching method (NewGrouping). The CLI, pipeline/, the in-process runner,
-// eval and the tests all start from here, so they cannot drift.
+// validation with one-line errors (Config.ValidateValues), the options
+// Params selects for spotsig and warc (SpotSigOptions, WARCOptions), and
+// the factory of the matching method (NewGrouping). config holds data: the
+// signature schemes themselves are built from Params by dedup.NewSigner
+// (dedup imports config, never the other way round). The CLI, pipeline/,
+// the in-process runner, eval and the tests all start from here, so they
+// cannot drift.
 package config
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/ndd-beam/ndd-beam/match"
@@ -29,10 +31,11 @@ const (
 
 // Params are the parameters every stage needs, as plain data: Beam carries
 // them to workers inside the DoFns (as JSON), and each worker builds its
-// Signer and Grouping from them once, in Setup. Config embeds Params.
+// signer (dedup.NewSigner) and Grouping from them once, in Setup. Config embeds Params.
 // Zero caps mean "the reading package's default", never "unlimited".
 type Params struct {
-	// Method names the signature scheme, see NewSigner.
+	// Method names the signature scheme (MethodSpotSigs, MethodShingles;
+	// "" is MethodSpotSigs, see SignatureMethod), built by dedup.NewSigner.
 	Method string `json:"method"`
 	// Matcher names the matching method, see NewGrouping.
 	Matcher string `json:"matcher"`
@@ -156,57 +159,19 @@ func (p Params) IDFRange() spotsig.IDFRange {
 	return spotsig.IDFRange{Min: p.IDFMin, Max: p.IDFMax, KeepShared: p.IDFKeepShared}
 }
 
-// Signed is what a Signer makes of one payload.
-type Signed struct {
-	// Vec holds the document's signatures, or none when Blocks is set.
-	Vec spotsig.Vector
-	// Blocks are the document's signatures per text block
-	// (spotsig.ExtractPayloadBlocks) when Params.SharedBlockPages > 0; the
-	// shared-block step (dedup.DropSharedBlocks) merges those that are not
-	// shared boilerplate into Vec.
-	Blocks []spotsig.Block
-	// Capped names the caps that applied (the document is kept with what
-	// was read within them), e.g. "tokens"; they are counted in
-	// summary.json's "capped".
-	Capped []string
-	// Text describes the extracted text (the payload became text, with or
-	// without signatures): the keep policy and the exact-text fallback of
-	// the decisions use it.
-	Text TextInfo
-	// Lang is the language whose data signed the page
-	// (spotsig.ExtractStats.Lang: a code, or spotsig.LanguageUnknown), ""
-	// for a scheme without languages; counted in summary.json's
-	// "languages".
-	Lang string
-}
-
-// TextInfo describes a page's extracted text: its length in bytes and its
-// spotsig.TextDigest ("" for a text of white space only).
-type TextInfo struct {
-	Bytes  int
-	Digest string
-}
-
-// A Signer turns the HTTP payload of a WARC response record into a
-// document's signatures. A non-empty reason rejects the record (with detail
-// as the Reject's free text). Implementations must be safe for concurrent
-// use and deterministic.
-type Signer interface {
-	Sign(ctx context.Context, payload []byte, contentType string) (s Signed, reason, detail string)
-}
-
-// NewSigner returns the signature scheme named by p.Method; it is the one
-// place where schemes are chosen. "spotsigs": spot signatures (§3) with
-// p.Antecedents and the token/signature caps.
-func NewSigner(p Params) (Signer, error) {
+// checkMethod checks p.Method and the options its scheme is built with
+// (dedup.NewSigner builds the scheme itself; config holds no signer).
+func (p Params) checkMethod() error {
+	var err error
 	switch p.SignatureMethod() {
 	case MethodSpotSigs:
-		return newSpotSigner(p)
+		_, err = spotsig.NewExtractor(p.SpotSigOptions()...)
 	case MethodShingles:
-		return newShingleSigner(p)
+		_, err = spotsig.NewShingler(p.ShingleK)
 	default:
-		return nil, fmt.Errorf("unknown method %q (want %q or %q)", p.Method, MethodSpotSigs, MethodShingles)
+		err = fmt.Errorf("unknown method %q (want %q or %q)", p.Method, MethodSpotSigs, MethodShingles)
 	}
+	return err
 }
 
 // NewGrouping returns the matching method named by p.Matcher as a
@@ -223,7 +188,7 @@ func NewGrouping(p Params) (match.Grouping, error) {
 		if p.Rho < 1 {
 			return nil, fmt.Errorf("rho %d below 1", p.Rho)
 		}
-		return newPartitioned(p.Tau, p.Rho), nil
+		return match.Partitioned{Tau: p.Tau, Rho: p.Rho}, nil
 	case MatcherBruteForce:
 		return match.BruteForceGrouping{Tau: p.Tau}, nil
 	case MatcherLSH:

@@ -243,12 +243,12 @@ func decideAgainst(res *Result, prior []Prior, p config.Params, grouping match.G
 	}
 	for _, d := range res.Docs {
 		if i, ok := exact.byVec[ExactKey(d.Vec)]; ok {
-			priorSite[i] = match.MergeSites(priorSite[i], match.SiteOf(d.Site()))
+			priorSite[i] = match.MergeSites(priorSite[i], d.Site)
 		}
 	}
 	for i, q := range prior {
 		if q.Vec.Len() > 0 {
-			docs = append(docs, Doc{Ref: q.Ref, Vec: q.Vec})
+			docs = append(docs, Doc{Page: Page{Ref: q.Ref}, Vec: q.Vec})
 			sites = append(sites, priorSite[i])
 			priorVecs = append(priorVecs, q.Vec)
 		}

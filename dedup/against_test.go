@@ -71,17 +71,17 @@ func checkAgainstEqualsOneRun(t *testing.T, batch1, batch2 []string) {
 	}
 	var slots []*Signed
 	for _, s := range all {
-		if s.Page == nil {
+		if !s.HasPage {
 			slots = append(slots, s)
 			continue
 		}
-		if in1[s.Page.File] {
-			if dropped1[s.Page.ID()] {
+		if in1[s.Doc.File] {
+			if dropped1[s.Doc.ID()] {
 				continue
 			}
-			s.Page.Rank = priorRank + s.Page.Rank
+			s.Doc.Rank = priorRank + s.Doc.Rank
 		} else {
-			s.Page.Rank = newRank + s.Page.Rank
+			s.Doc.Rank = newRank + s.Doc.Rank
 		}
 		slots = append(slots, s)
 	}
@@ -180,7 +180,7 @@ func TestRunAgainstDefaultsKeepsNoCopyOfIndex(t *testing.T) {
 			}
 			for _, q := range prior {
 				j := match.WeightedJaccard(q.Vec, doc.Vec)
-				if j >= p.Tau && rule.Keep(j, match.SiteOf(q.Site()), match.SiteOf(doc.Site())) {
+				if j >= p.Tau && rule.Keep(j, match.SiteOf(q.Site()), doc.Site) {
 					t.Errorf("kept %s pairs with index page %s at %v", d.Key(), q.Key(), j)
 				}
 			}

@@ -27,7 +27,7 @@ const (
 // (match.Policy.Rank: smaller is kept first, distinct for distinct
 // records); Digest is spotsig.TextDigest of its text ("" for an empty
 // text); Capped names the extraction caps that applied to it
-// (config.CapInputBytes, …; nil when none did), reported on its decision.
+// (CapInputBytes, …; nil when none did), reported on its decision.
 type Page struct {
 	warc.Ref
 	Rank   string

@@ -27,7 +27,7 @@ func TestDecidePages(t *testing.T) {
 		return dedup.Page{Ref: warc.Ref{File: "f", Offset: int64(len(rank)*100 + int(rank[0])), RecordID: id, URI: "u:" + id}, Rank: rank, Digest: digest}
 	}
 	pages := []dedup.Page{page("c", "3", "x"), page("a", "1", "x"), page("s2", "5", "t"), page("b", "2", "x"), page("s1", "4", "t"), page("e", "6", "")}
-	docs := []dedup.Doc{{Ref: pages[1].Ref}, {Ref: pages[3].Ref}, {Ref: pages[0].Ref}} // a, b, c
+	docs := []dedup.Doc{{Page: dedup.Page{Ref: pages[1].Ref}}, {Page: dedup.Page{Ref: pages[3].Ref}}, {Page: dedup.Page{Ref: pages[0].Ref}}} // a, b, c
 	pairs := []match.Pair{{A: 0, B: 1, Jaccard: 0.5}, {A: 1, B: 2, Jaccard: 0.6}}
 	ds, cs, err := dedup.Decide(pages, docs, []int{0, 1, 2}, pairs, "spotsigs")
 	if err != nil {
@@ -65,7 +65,7 @@ func TestDecideExactGroupsEqualFullGraph(t *testing.T) {
 		for i := range n {
 			ref := warc.Ref{File: "f", Offset: int64(i), RecordID: fmt.Sprintf("r%02d", i), URI: fmt.Sprintf("u%02d", i)}
 			pages[i] = dedup.Page{Ref: ref, Rank: fmt.Sprintf("%02d", perm[i]), Digest: "d"}
-			docs[i] = dedup.Doc{Ref: ref}
+			docs[i] = dedup.Doc{Page: dedup.Page{Ref: ref}}
 		}
 		// Groups: each document joins an earlier one's group with p = 0.3;
 		// the representative is the group's first document (Ref order).
@@ -150,7 +150,7 @@ func TestRunDecisionsGuarantees(t *testing.T) {
 			}
 			pages := len(res.Docs)
 			for _, r := range res.Rejects {
-				if r.Reason == dedup.ReasonNoSignatures || r.Reason == dedup.ReasonTooFewSignatures {
+				if dedup.IsPageReason(r.Reason) {
 					pages++
 				}
 			}
@@ -180,7 +180,7 @@ func TestRunDecisionsGuarantees(t *testing.T) {
 func TestDecisionReportsCaps(t *testing.T) {
 	p := config.DefaultParams()
 	p.MaxTokens = 30
-	signer, err := config.NewSigner(p)
+	signer, err := dedup.NewSigner(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,13 +194,13 @@ func TestDecisionReportsCaps(t *testing.T) {
 	var docs []dedup.Doc
 	for i, payload := range []string{text, short} {
 		c := dedup.Candidate{Ref: warc.Ref{File: "f", Offset: int64(i), RecordID: fmt.Sprint("r", i)}, ContentType: "text/html", Payload: []byte(payload)}
-		d, _, _, pg, ok := dedup.Sign(context.Background(), signer, pol, c)
-		if pg == nil {
+		s := dedup.Sign(context.Background(), signer, pol, c)
+		if !s.HasPage {
 			t.Fatalf("candidate %d: no page", i)
 		}
-		pages = append(pages, *pg)
-		if ok {
-			docs = append(docs, d)
+		pages = append(pages, s.Doc.Page)
+		if s.IsDoc() {
+			docs = append(docs, s.Doc)
 		}
 	}
 	repOf, _ := dedup.Collapse(docs)
@@ -208,7 +208,7 @@ func TestDecisionReportsCaps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(ds[0].Capped, []string{config.CapTokens}) || ds[1].Capped != nil {
+	if !slices.Equal(ds[0].Capped, []string{dedup.CapTokens}) || ds[1].Capped != nil {
 		t.Fatalf("capped: %q and %q, want [tokens] and none", ds[0].Capped, ds[1].Capped)
 	}
 	line, _ := json.Marshal(ds[0])

@@ -49,9 +49,8 @@ type ExactCopy struct {
 
 // PairRecord returns the copy's line of the pairs output (Exact, Jaccard 1).
 func (c ExactCopy) PairRecord() PairRecord {
-	v := spotsig.Vector{}
-	p := NewPairRecord(c.Member, v, c.Rep, v, 1)
-	p.ASignatures, p.BSignatures, p.Exact = c.Signatures, c.Signatures, true
+	p := NewPairRecord(c.Member, c.Signatures, c.Rep, c.Signatures, 1)
+	p.Exact = true
 	return p
 }
 
@@ -123,7 +122,8 @@ func ExpandPairs(ps []PairRecord) []PairRecord {
 	for _, g := range ix.groups {
 		for i := range g {
 			for j := i + 1; j < len(g); j++ {
-				out = append(out, pairOf(g[i], g[j], 1, ix.sigs[g[i].Key()]))
+				sigs := ix.sigs[g[i].Key()]
+				out = append(out, NewPairRecord(g[i], sigs, g[j], sigs, 1))
 			}
 		}
 	}
@@ -133,19 +133,11 @@ func ExpandPairs(ps []PairRecord) []PairRecord {
 		}
 		for _, a := range ix.members(p.A()) {
 			for _, b := range ix.members(p.B()) {
-				q := NewPairRecord(a, spotsig.Vector{}, b, spotsig.Vector{}, p.Jaccard)
-				q.ASignatures, q.BSignatures = ix.sigs[q.A().Key()], ix.sigs[q.B().Key()]
-				out = append(out, q)
+				out = append(out, NewPairRecord(a, ix.sigs[a.Key()], b, ix.sigs[b.Key()], p.Jaccard))
 			}
 		}
 	}
 	return out
-}
-
-func pairOf(a, b warc.Ref, j float64, sigs int) PairRecord {
-	p := NewPairRecord(a, spotsig.Vector{}, b, spotsig.Vector{}, j)
-	p.ASignatures, p.BSignatures = sigs, sigs
-	return p
 }
 
 // PairIndex answers which pairs a pairs output stands for (ExpandPairs)

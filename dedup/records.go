@@ -1,7 +1,6 @@
 package dedup
 
 import (
-	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
@@ -45,15 +44,17 @@ type PairRecord struct {
 	Exact bool `json:"exact,omitempty"`
 }
 
-// NewPairRecord returns the pair of documents x and y (with vectors vx, vy)
-// at similarity j, in canonical order.
-func NewPairRecord(x warc.Ref, vx spotsig.Vector, y warc.Ref, vy spotsig.Vector, j float64) PairRecord {
+// NewPairRecord returns the line of documents x and y, with nx and ny
+// signatures (their vector lengths |d| after the IDF filter), at weighted
+// Jaccard j, in canonical order (warc.Ref.Less). Exact is false; the line
+// of an exact copy is ExactCopy.PairRecord.
+func NewPairRecord(x warc.Ref, nx int, y warc.Ref, ny int, j float64) PairRecord {
 	if y.Less(x) {
-		x, y, vx, vy = y, x, vy, vx
+		x, y, nx, ny = y, x, ny, nx
 	}
 	return PairRecord{
-		ARecordID: x.RecordID, AURI: x.URI, AFile: x.File, AOffset: x.Offset, AInner: x.Inner, ASignatures: vx.Len(),
-		BRecordID: y.RecordID, BURI: y.URI, BFile: y.File, BOffset: y.Offset, BInner: y.Inner, BSignatures: vy.Len(),
+		ARecordID: x.RecordID, AURI: x.URI, AFile: x.File, AOffset: x.Offset, AInner: x.Inner, ASignatures: nx,
+		BRecordID: y.RecordID, BURI: y.URI, BFile: y.File, BOffset: y.Offset, BInner: y.Inner, BSignatures: ny,
 		Jaccard: j,
 	}
 }

@@ -17,13 +17,13 @@ type Result struct {
 	Records int      // WARC records read, incl. unreadable stretches and files
 	Docs    []Doc    // documents that reached matching, in file and record order, IDF-filtered vectors
 	Rejects []Reject // every other record, in file and record order
-	// Capped counts, per cap name (config.Cap*), the documents a cap applied
+	// Capped counts, per cap name (Cap*), the documents a cap applied
 	// to (kept with what was read).
 	Capped map[string]int
 	// Languages counts, per language, the documents with >= 1 signature
 	// after the shared blocks are dropped (DropSharedBlocks), before the
 	// IDF filter, each in the language of its main content then
-	// (Language; without the shared-block rule config.Signer's lang);
+	// (Language; without the shared-block rule the Signer's Lang);
 	// empty for a scheme without languages.
 	Languages map[string]int
 	// SharedBlocks and SharedBlockSignatures count the peripheral blocks
@@ -64,7 +64,7 @@ func (r *Result) PairRecords() []PairRecord {
 	out := make([]PairRecord, len(r.Pairs), len(r.Pairs)+len(r.Docs))
 	for i, p := range r.Pairs {
 		a, b := r.Docs[p.A], r.Docs[p.B]
-		out[i] = NewPairRecord(a.Ref, a.Vec, b.Ref, b.Vec, p.Jaccard)
+		out[i] = NewPairRecord(a.Ref, a.Vec.Len(), b.Ref, b.Vec.Len(), p.Jaccard)
 	}
 	for i, rep := range r.RepOf {
 		if rep != i {
@@ -76,7 +76,7 @@ func (r *Result) PairRecords() []PairRecord {
 
 // Run is the whole job in process on the local files, in the given order:
 // each file read by ReadWARC, candidates signed by Sign on all cores with
-// the signer of p (config.NewSigner), blocks outside the main content of
+// the signer of p (NewSigner), blocks outside the main content of
 // at least p.SharedBlockPages pages dropped (DropSharedBlocks), the IDF
 // filter of §5.1
 // (spotsig.FilterIDF over the documents with >= 1 signature, skipped when
@@ -143,14 +143,14 @@ func finish(p config.Params, slots []*Signed, prior []Prior) (*Result, error) {
 	res.Records = len(slots)
 	var docs []Doc
 	for _, s := range slots {
-		if s.Page != nil {
-			res.Pages = append(res.Pages, *s.Page)
+		if s.HasPage {
+			res.Pages = append(res.Pages, s.Doc.Page)
 		}
-		if !s.IsDoc {
+		if !s.IsDoc() {
 			res.Rejects = append(res.Rejects, s.Reject)
 			continue
 		}
-		for _, c := range s.Capped {
+		for _, c := range s.Doc.Capped {
 			res.Capped[c]++
 		}
 		docs = append(docs, s.Doc)
@@ -208,24 +208,13 @@ func finish(p config.Params, slots []*Signed, prior []Prior) (*Result, error) {
 	return res, nil
 }
 
-// Signed is one record after SignFiles: a document (IsDoc) or a Reject, with
-// the caps that applied and, when its payload became text, its Page (the
-// results of Sign, or the reader's Reject).
-type Signed struct {
-	Doc    Doc
-	Reject Reject
-	Capped []string
-	Page   *Page
-	IsDoc  bool
-}
-
 // SignFiles is Run's first phase: every record of the local files, in file
 // and record order, read by ReadWARC and, for candidates, signed by Sign on
 // all cores with the signer and keep policy of p (edit, when non-nil, first
 // changes each candidate; it is called from several goroutines at once).
 // Errors: only a bad configuration.
 func SignFiles(ctx context.Context, p config.Params, files []string, edit func(*Candidate)) ([]*Signed, error) {
-	signer, err := config.NewSigner(p)
+	signer, err := NewSigner(p)
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +238,7 @@ func SignFiles(ctx context.Context, p config.Params, files []string, edit func(*
 				if edit != nil {
 					edit(&j.c)
 				}
-				j.s.Doc, j.s.Reject, j.s.Capped, j.s.Page, j.s.IsDoc = Sign(ctx, signer, policy, j.c)
+				*j.s = Sign(ctx, signer, policy, j.c)
 			}
 		}()
 	}

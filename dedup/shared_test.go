@@ -28,12 +28,12 @@ func TestDropSharedBlocks(t *testing.T) {
 	own := func(h uint64) spotsig.Block { return spotsig.Block{Hash: h, Vec: vec(h * 100)} }
 	other := spotsig.Block{Hash: 7, Main: true, Vec: vec(70, 71)}
 	docs := []Doc{
-		{Ref: warc.Ref{RecordID: "a"}, Blocks: []spotsig.Block{article, notice}},
-		{Ref: warc.Ref{RecordID: "b"}, Blocks: []spotsig.Block{other, notice}},
-		{Ref: warc.Ref{RecordID: "s1"}, Blocks: append(syndicated(true), own(4))},
-		{Ref: warc.Ref{RecordID: "s2"}, Blocks: append(syndicated(true), own(5))},
-		{Ref: warc.Ref{RecordID: "s3"}, Blocks: append(syndicated(false), own(6))},
-		{Ref: warc.Ref{RecordID: "s4"}, Blocks: syndicated(false)},
+		{Page: Page{Ref: warc.Ref{RecordID: "a"}}, Blocks: []spotsig.Block{article, notice}},
+		{Page: Page{Ref: warc.Ref{RecordID: "b"}}, Blocks: []spotsig.Block{other, notice}},
+		{Page: Page{Ref: warc.Ref{RecordID: "s1"}}, Blocks: append(syndicated(true), own(4))},
+		{Page: Page{Ref: warc.Ref{RecordID: "s2"}}, Blocks: append(syndicated(true), own(5))},
+		{Page: Page{Ref: warc.Ref{RecordID: "s3"}}, Blocks: append(syndicated(false), own(6))},
+		{Page: Page{Ref: warc.Ref{RecordID: "s4"}}, Blocks: syndicated(false)},
 	}
 	blocks, sigs := DropSharedBlocks(docs, 2)
 	if blocks != 2 || sigs != 4 {
@@ -132,15 +132,15 @@ func TestSharedBlocksNeighbours(t *testing.T) {
 	post := func(prev, next uint64) []spotsig.Block {
 		return []spotsig.Block{para(1001, prev, 1002), para(1002, 1001, 1003), para(1003, 1002, 1004), para(1004, 1003, 1005), para(1005, 1004, next)}
 	}
-	docs := []Doc{{Ref: warc.Ref{RecordID: "post"}, Blocks: post(0, 0)}, {Ref: warc.Ref{RecordID: "print"}, Blocks: post(0, 0)}}
+	docs := []Doc{{Page: Page{Ref: warc.Ref{RecordID: "post"}}, Blocks: post(0, 0)}, {Page: Page{Ref: warc.Ref{RecordID: "print"}}, Blocks: post(0, 0)}}
 	for i := uint64(1); i <= 6; i++ {
 		// A listing: the post, then another post of two paragraphs.
 		other := []spotsig.Block{para(10*i, 1005, 10*i+1), para(10*i+1, 10*i, 0)}
-		docs = append(docs, Doc{Ref: warc.Ref{RecordID: fmt.Sprint("tag", i)}, Blocks: append(post(0, 10*i), other...)})
+		docs = append(docs, Doc{Page: Page{Ref: warc.Ref{RecordID: fmt.Sprint("tag", i)}}, Blocks: append(post(0, 10*i), other...)})
 	}
 	// A notice of two paragraphs after each page's own paragraph.
 	for i := uint64(1); i <= 6; i++ {
-		docs = append(docs, Doc{Ref: warc.Ref{RecordID: fmt.Sprint("page", i)},
+		docs = append(docs, Doc{Page: Page{Ref: warc.Ref{RecordID: fmt.Sprint("page", i)}},
 			Blocks: []spotsig.Block{para(100+i, 0, 900), para(900, 100+i, 901), para(901, 900, 0)}})
 	}
 	counts := BlockCounts(docs)

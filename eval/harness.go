@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
@@ -20,7 +21,7 @@ import (
 type Doc struct {
 	Truth int    // index into Corpus.Truth.Records
 	Text  []byte // spotsig.PayloadText of the payload; nil if none
-	Skip  string // why the page has no text ("" if it has)
+	Skip  string // why the page has no text, a reject reason of the job (dedup.Reasons; "" if it has text)
 }
 
 // Corpus is a labelled WARC file read once: every response record the truth
@@ -89,7 +90,7 @@ func LoadCorpusInjected(path string, truth *Truth, inj Injection, opts ...spotsi
 						firstErr = err
 					}
 				case err != nil:
-					d.Skip = "text: " + err.Error()
+					d.Skip, _ = dedup.TextReason(err, j.rec.MIMEType())
 				default:
 					d.Text = text
 				}

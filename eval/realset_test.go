@@ -8,7 +8,6 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
-	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
@@ -52,8 +51,8 @@ func TestScoreReal(t *testing.T) {
 		keep(ref("c.warc.gz", 1, "id9")), // not in the truth
 	}
 	pairs := []PairRecord{
-		dedup.NewPairRecord(a1, spotsigVec(), b1, spotsigVec(), 1),
-		dedup.NewPairRecord(a2, spotsigVec(), a4, spotsigVec(), 0.5),
+		dedup.NewPairRecord(a1, 0, b1, 0, 1),
+		dedup.NewPairRecord(a2, 0, a4, 0, 0.5),
 	}
 	s := ScoreReal(rt, ds, pairs, func(a, b string) (float64, bool) { return 0.7, true })
 	if s.Pages != 5 || s.Unknown != 1 || s.Drops != 2 || s.Right != 1 || s.DropPrecision != 0.5 || s.DropRecall != 0.5 {
@@ -76,8 +75,6 @@ func TestScoreReal(t *testing.T) {
 		t.Errorf("drop for a page outside the truth: %+v", s)
 	}
 }
-
-func spotsigVec() spotsig.Vector { return spotsig.Vector{} }
 
 // TestRealPagesNoWrongDrop: on eval/realpages (79 real pages of two
 // public single-site WARCs, labelled by reading), the job at its defaults

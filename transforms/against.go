@@ -311,7 +311,7 @@ func (*priorDocFn) ProcessElement(_ string, priors func(*dedup.Prior) bool, site
 	for sites(&s) {
 		site = match.MergeSites(site, s)
 	}
-	emit(Doc{Page: p.Page, Batch: p.Segment, Site: site, Vec: p.Vec, Lang: p.Lang})
+	emit(Doc{Doc: dedup.Doc{Page: p.Page, Site: site, Vec: p.Vec, Lang: p.Lang}, Batch: p.Segment})
 }
 
 // keyAgainstFn sends a document to its home partition and, when it can

@@ -58,12 +58,12 @@ func TestAgainstComposites(t *testing.T) {
 		prior("P3", 3, "a3", "dD", seq(1, 10, 50)), // pairs with P0, never compared with it
 	}
 	docs := []Doc{
-		{Page: againstPage("N0", 0, "b0", "x0"), Vec: seq(1, 10)},
-		{Page: againstPage("N1", 1, "b1", "x1"), Vec: seq(1, 9, 11)},
-		{Page: againstPage("N2", 2, "b2", "dC"), Vec: seq(200, 10)},
-		{Page: againstPage("N3", 3, "b3", "x3"), Vec: seq(300, 10)},
-		{Page: againstPage("N4", 4, "b4", "x4"), Vec: seq(300, 9, 310)},
-		{Page: againstPage("N5", 5, "b5", "x5"), Vec: seq(1, 9, 11)},
+		{Doc: dedup.Doc{Page: againstPage("N0", 0, "b0", "x0"), Vec: seq(1, 10)}},
+		{Doc: dedup.Doc{Page: againstPage("N1", 1, "b1", "x1"), Vec: seq(1, 9, 11)}},
+		{Doc: dedup.Doc{Page: againstPage("N2", 2, "b2", "dC"), Vec: seq(200, 10)}},
+		{Doc: dedup.Doc{Page: againstPage("N3", 3, "b3", "x3"), Vec: seq(300, 10)}},
+		{Doc: dedup.Doc{Page: againstPage("N4", 4, "b4", "x4"), Vec: seq(300, 9, 310)}},
+		{Doc: dedup.Doc{Page: againstPage("N5", 5, "b5", "x5"), Vec: seq(1, 9, 11)}},
 	}
 	unsigned := []Page{againstPage("U0", 6, "b6", "dT"), againstPage("U1", 7, "b7", "zz")}
 
@@ -98,7 +98,7 @@ func TestAgainstComposites(t *testing.T) {
 		passert.Equals(s, beam.ParDo(s, clusterSummary, r.Clusters),
 			"P0 [N0 N1 N5] seg=seg-1", "P1 [U0] seg=seg-1", "P2 [N2] seg=seg-1", "N3 [N4] seg=")
 		// The pairs among new pages: N1~N5 are one exact-copy group, N3~N4.
-		passert.Equals(s, beam.ParDo(s, foundSummary, found), pairSummary(dedup.NewPairRecord(docs[3].Ref, docs[3].Vec, docs[4].Ref, docs[4].Vec, j)))
+		passert.Equals(s, beam.ParDo(s, foundSummary, found), pairSummary(dedup.NewPairRecord(docs[3].Ref, docs[3].Vec.Len(), docs[4].Ref, docs[4].Vec.Len(), j)))
 		if err := ptest.Run(pl); err != nil {
 			t.Fatalf("bound %d: %v", bound, err)
 		}

@@ -129,7 +129,7 @@ func TestReadAndExtractComposites(t *testing.T) {
 	if err := p.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	signer, err := config.NewSigner(p)
+	signer, err := dedup.NewSigner(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,12 +142,12 @@ func TestReadAndExtractComposites(t *testing.T) {
 	candidates := 0
 	dedup.ReadWARC(realWARC, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
 		candidates++
-		if d, r, _, pg, ok := dedup.Sign(context.Background(), signer, nil, c); ok {
-			wantDocs = append(wantDocs, docSummary(Doc{Page: Page{Ref: d.Ref}, Vec: d.Vec}))
+		if s := dedup.Sign(context.Background(), signer, nil, c); s.IsDoc() {
+			wantDocs = append(wantDocs, docSummary(Doc{Doc: dedup.Doc{Page: Page{Ref: s.Doc.Ref}, Vec: s.Doc.Vec}}))
 		} else {
-			wantRejects = append(wantRejects, rejectSummary(r))
-			if pg != nil {
-				wantUnsigned = append(wantUnsigned, pg.Key())
+			wantRejects = append(wantRejects, rejectSummary(s.Reject))
+			if s.HasPage {
+				wantUnsigned = append(wantUnsigned, s.Doc.Key())
 			}
 		}
 	}, func(r dedup.Reject) { wantRejects = append(wantRejects, rejectSummary(r)) })
@@ -183,7 +183,7 @@ func testDocs() []Doc {
 	}
 	docs := make([]Doc, len(vecs))
 	for i, v := range vecs {
-		docs[i] = Doc{Page: Page{Ref: warc.Ref{File: "f.warc.gz", Offset: int64(100 * i), RecordID: fmt.Sprintf("urn:%d", i)}}, Vec: spotsig.NewVector(v)}
+		docs[i] = Doc{Doc: dedup.Doc{Page: Page{Ref: warc.Ref{File: "f.warc.gz", Offset: int64(100 * i), RecordID: fmt.Sprintf("urn:%d", i)}}, Vec: spotsig.NewVector(v)}}
 	}
 	return docs
 }
@@ -208,7 +208,7 @@ func TestFilterIDFComposite(t *testing.T) {
 			for i, v := range filtered {
 				before += vecs[i].Len()
 				after += v.Len()
-				d := Doc{Page: docs[i].Page, Vec: v}
+				d := Doc{Doc: dedup.Doc{Page: docs[i].Page, Vec: v}}
 				if v.Len() >= p.MinSignatures {
 					want = append(want, docSummary(d))
 				} else {
@@ -246,7 +246,7 @@ func TestMatchGroupsComposite(t *testing.T) {
 		for k := range 7 {
 			h := slices.Clone(d.Vec.Hashes)
 			h[k%len(h)] = uint64(1000 + 10*i + k)
-			v := Doc{Page: Page{Ref: warc.Ref{File: "f.warc.gz", Offset: int64(100*i + k + 1), RecordID: fmt.Sprintf("urn:%d.%d", i, k)}}, Vec: spotsig.NewVector(h)}
+			v := Doc{Doc: dedup.Doc{Page: Page{Ref: warc.Ref{File: "f.warc.gz", Offset: int64(100*i + k + 1), RecordID: fmt.Sprintf("urn:%d.%d", i, k)}}, Vec: spotsig.NewVector(h)}}
 			docs = append(docs, v)
 		}
 	}
@@ -276,7 +276,7 @@ func TestMatchGroupsComposite(t *testing.T) {
 			brute := match.BruteForce(vecs, tau)
 			n := len(brute)
 			for _, pr := range p.SiteRule().Filter(brute, sites) {
-				want = append(want, pairSummary(NewPairRecord(docs[pr.A], docs[pr.B], pr.Jaccard)))
+				want = append(want, pairSummary(dedup.NewPairRecord(docs[pr.A].Ref, docs[pr.A].Vec.Len(), docs[pr.B].Ref, docs[pr.B].Vec.Len(), pr.Jaccard)))
 			}
 			if tau == 0.2 && (len(want) == 0 || len(want) == n) {
 				t.Fatalf("%d of %d brute-force pairs at τ 0.2 pass the same-site rule: the test cannot see it", len(want), n)

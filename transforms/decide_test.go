@@ -11,8 +11,6 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
-	"github.com/ndd-beam/ndd-beam/match"
-	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
 // CollapseExact and Decide give dedup.Run's exact copies, decisions and
@@ -36,7 +34,7 @@ func TestDecideMergedPartsEqualInProcess(t *testing.T) {
 	var docs []Doc
 	signed := map[string]bool{}
 	for _, d := range res.Docs {
-		docs = append(docs, Doc{Page: pages[d.ID()], Site: match.SiteOf(d.Site()), Vec: d.Vec})
+		docs = append(docs, Doc{Doc: dedup.Doc{Page: pages[d.ID()], Site: d.Site, Vec: d.Vec}})
 		signed[d.ID()] = true
 	}
 	batches := inBatches(docs, 300)
@@ -55,7 +53,7 @@ func TestDecideMergedPartsEqualInProcess(t *testing.T) {
 	var found []Found
 	for _, q := range res.Pairs {
 		a, b := res.Docs[q.A], res.Docs[q.B]
-		f := Found{Pair: dedup.NewPairRecord(a.Ref, spotsig.Vector{}, b.Ref, spotsig.Vector{}, q.Jaccard), ABatch: batchOf[a.ID()], BBatch: batchOf[b.ID()]}
+		f := Found{Pair: dedup.NewPairRecord(a.Ref, 0, b.Ref, 0, q.Jaccard), ABatch: batchOf[a.ID()], BBatch: batchOf[b.ID()]}
 		if f.Pair.A() != a.Ref {
 			f.ABatch, f.BBatch = f.BBatch, f.ABatch
 		}

@@ -9,7 +9,7 @@
 //   - ReadWARC (§5 input): match globs and lists, read each WARC file with
 //     warc.ReadFile, split WARC records into document candidates and rejects.
 //   - Extract (§3): payload -> plain text -> text blocks -> spot signatures
-//     (the signature scheme is chosen by config.NewSigner), in Batches.
+//     (the signature scheme is chosen by dedup.NewSigner), in Batches.
 //   - DropSharedBlocks: blocks repeated on many pages (boilerplate) lose
 //     their signatures (dedup.SharedBlocks), by joins on the block hash and
 //     the batch ID.

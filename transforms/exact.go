@@ -106,7 +106,7 @@ type mark struct {
 	Doc   int
 	Drop  bool
 	Site  match.Site
-	Group Group
+	Group dedup.Group
 }
 
 // exactKeyFn keys each document of a batch, and its head alone, by its
@@ -148,7 +148,7 @@ func (fn *collapseFn) ProcessElement(ctx context.Context, key string, members fu
 	for members(&m) {
 		var mk mark
 		if m.Page.Ref == rep {
-			mk = mark{Doc: m.Doc, Site: h.Head.Site, Group: Group{Size: h.Size}}
+			mk = mark{Doc: m.Doc, Site: h.Head.Site, Group: dedup.Group{Size: h.Size}}
 			if h.Best.Ref != rep {
 				mk.Group.Best = h.Best
 			}
@@ -194,7 +194,7 @@ func (*applyMarksFn) ProcessElement(id string, batches func(*Batch) bool, marks 
 		m, ok := byDoc[i]
 		switch {
 		case !ok:
-			d.Group = Group{Size: 1}
+			d.Group = dedup.Group{Size: 1}
 		case m.Drop:
 			continue
 		default:

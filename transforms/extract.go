@@ -29,7 +29,7 @@ var (
 )
 
 // Extract signs each Candidate (spot signatures, §3, or the scheme
-// config.NewSigner picks for p.Method) and drops its payload. The
+// dedup.NewSigner picks for p.Method) and drops its payload. The
 // documents come out in Batches (Doc carries its Page: identity, rank under
 // the keep policy of p, text digest, caps). Candidates the signer rejects,
 // or that yield no signature, become Rejects, and those whose payload
@@ -57,7 +57,7 @@ func Extract(s beam.Scope, st *Stats, candidates beam.PCollection, p config.Para
 // candidate after the other.
 type ExtractFn struct {
 	Params config.Params
-	signer config.Signer
+	signer dedup.Signer
 	policy match.Policy
 
 	work    chan *signing
@@ -69,12 +69,8 @@ type ExtractFn struct {
 
 // signing is one candidate on its way through the workers.
 type signing struct {
-	c    Candidate
-	d    dedup.Doc
-	r    Reject
-	caps []string
-	page *dedup.Page
-	ok   bool
+	c Candidate
+	s dedup.Signed
 	// panicked holds what signing panicked with, re-raised on the DoFn's
 	// goroutine (takeOldest) so that the runner reports it as the
 	// element's failure instead of the worker goroutine ending the process.
@@ -91,12 +87,12 @@ func (fn *ExtractFn) sign(ctx context.Context, j *signing) {
 		j.c.Payload = nil
 		close(j.done)
 	}()
-	j.d, j.r, j.caps, j.page, j.ok = dedup.Sign(ctx, fn.signer, fn.policy, j.c)
+	j.s = dedup.Sign(ctx, fn.signer, fn.policy, j.c)
 }
 
 // Setup builds the Signer and the keep policy from Params.
 func (fn *ExtractFn) Setup() error {
-	s, err := config.NewSigner(fn.Params)
+	s, err := dedup.NewSigner(fn.Params)
 	if err != nil {
 		return err
 	}
@@ -154,16 +150,16 @@ func (fn *ExtractFn) takeOldest(ctx context.Context, batch func(Batch), reject f
 	if j.panicked != nil {
 		panic(fmt.Sprintf("extract: signing %s@%d: %v", j.c.File, j.c.Offset, j.panicked))
 	}
-	d, r, caps, pg, ok := j.d, j.r, j.caps, j.page, j.ok
-	if !ok {
-		countReject(ctx, extractSkipped, "extract", r.Reason)
-		reject(r)
-		if pg != nil {
-			unsigned(*pg)
+	d := j.s.Doc
+	if !j.s.IsDoc() {
+		countReject(ctx, extractSkipped, "extract", j.s.Reject.Reason)
+		reject(j.s.Reject)
+		if j.s.HasPage {
+			unsigned(d.Page)
 		}
 		return
 	}
-	for _, name := range caps {
+	for _, name := range d.Capped {
 		beam.NewCounter("extract", "capped-"+name).Inc(ctx, 1)
 		fn.stats[statCappedPrefix+name]++
 	}
@@ -177,7 +173,7 @@ func (fn *ExtractFn) takeOldest(ctx context.Context, batch func(Batch), reject f
 		n += b.Vec.Len()
 	}
 	extractSignatures.Inc(ctx, int64(n))
-	fn.batch.add(Doc{Page: *pg, Site: match.SiteOf(d.Site()), Vec: d.Vec, Blocks: d.Blocks, Lang: d.Lang}, batch)
+	fn.batch.add(Doc{Doc: d}, batch)
 }
 
 // batcher gathers documents into Batches: a batch is emitted once it holds

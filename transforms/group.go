@@ -14,6 +14,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/filter"
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/internal/hashx"
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
@@ -50,7 +51,7 @@ func foundRecord(f Found) PairRecord { return f.Pair }
 
 // newFound is the found pair of documents x and y at Jaccard j.
 func newFound(x, y Doc, j float64) Found {
-	f := Found{Pair: NewPairRecord(x, y, j), ABatch: x.Batch, BBatch: y.Batch}
+	f := Found{Pair: dedup.NewPairRecord(x.Ref, x.Vec.Len(), y.Ref, y.Vec.Len(), j), ABatch: x.Batch, BBatch: y.Batch}
 	if f.Pair.A() != x.Ref {
 		f.ABatch, f.BBatch = y.Batch, x.Batch
 	}

@@ -229,7 +229,7 @@ func (fn *minSignaturesFn) ProcessElement(ctx context.Context, b Batch, emit fun
 	n := 0
 	for _, d := range b.Docs {
 		n += d.Vec.Len()
-		if r, ok := dedup.CheckMinSignatures(dedup.Doc{Ref: d.Ref, Vec: d.Vec}, fn.MinSignatures); !ok {
+		if r, ok := dedup.CheckMinSignatures(d.Doc, fn.MinSignatures); !ok {
 			countReject(ctx, idfSkipped, "idf", r.Reason)
 			reject(r)
 			unsigned(d.Page)

@@ -2,7 +2,6 @@ package transforms
 
 import (
 	"context"
-	"io"
 	"sync/atomic"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -48,18 +47,9 @@ func ResetProgress() {
 
 var readBytes = beam.NewCounter("read", "bytes")
 
-// countingReader counts the bytes read through it in read/bytes and in the
-// process's Progress.
-type countingReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	if n > 0 {
-		readBytes.Inc(c.ctx, int64(n))
-		progress.bytes.Add(int64(n))
-	}
-	return n, err
+// countBytes adds n bytes read from an input file to read/bytes and to the
+// process's Progress (the Add of ReadWARCFn's dedup.CountingReader).
+func countBytes(ctx context.Context, n int64) {
+	readBytes.Inc(ctx, n)
+	progress.bytes.Add(n)
 }

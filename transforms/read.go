@@ -230,7 +230,7 @@ func (fn *ReadWARCFn) ProcessElement(ctx context.Context, path string, emit func
 	if err == nil {
 		defer rc.Close()
 		opened(path)
-		in = countingReader{ctx: ctx, r: rc}
+		in = &dedup.CountingReader{R: rc, Add: func(n int64) { countBytes(ctx, n) }}
 	}
 	dedup.ReadWARC(path, in, err, fn.Params.WARCOptions(), func(c Candidate) {
 		readRecords.Inc(ctx, 1)

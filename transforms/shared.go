@@ -163,14 +163,14 @@ func (fn *resolveBatchFn) ProcessElement(ctx context.Context, id string, batches
 	langs := map[string]int{}
 	sigs := 0
 	for i, d := range b.Docs {
-		r, nb, ns := dedup.ResolveBlocks(dedup.Doc{Ref: d.Ref, Vec: d.Vec, Blocks: d.Blocks, Lang: d.Lang}, isShared)
+		r, nb, ns := dedup.ResolveBlocks(d.Doc, isShared)
 		sharedBlocksDropped.Inc(ctx, int64(nb))
 		sharedSigsDropped.Inc(ctx, int64(ns))
 		sigs += ns
 		if len(d.Blocks) > 0 && r.Lang != "" { // without blocks, Extract counted it
 			langs[statLanguagePrefix+r.Lang]++
 		}
-		d.Vec, d.Blocks, d.Lang = r.Vec, nil, r.Lang
+		d.Doc = r
 		b.Docs[i] = d
 	}
 	dropped(sigs)

@@ -22,7 +22,7 @@ const goldWARC = "../../shared/data/goldset/gold.warc.gz"
 // their main content once they are dropped (dedup.Language).
 func TestDropSharedBlocksComposite(t *testing.T) {
 	p := config.DefaultParams()
-	signer, err := config.NewSigner(p)
+	signer, err := dedup.NewSigner(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,11 +37,12 @@ func TestDropSharedBlocksComposite(t *testing.T) {
 		if len(docs) >= 600 {
 			return
 		}
-		d, _, _, _, ok := dedup.Sign(t.Context(), signer, nil, c)
-		if !ok {
+		s := dedup.Sign(t.Context(), signer, nil, c)
+		if !s.IsDoc() {
 			return
 		}
-		docs = append(docs, Doc{Page: Page{Ref: d.Ref}, Vec: d.Vec, Blocks: d.Blocks})
+		d := s.Doc
+		docs = append(docs, Doc{Doc: dedup.Doc{Page: Page{Ref: d.Ref}, Vec: d.Vec, Blocks: d.Blocks}})
 		ddocs = append(ddocs, d)
 	}, func(dedup.Reject) {})
 	_, droppedSigs := dedup.DropSharedBlocks(ddocs, p.SharedBlockPages)
@@ -51,7 +52,7 @@ func TestDropSharedBlocksComposite(t *testing.T) {
 	var want []string
 	langs := map[string]int{}
 	for _, d := range ddocs {
-		want = append(want, docSummary(Doc{Page: Page{Ref: d.Ref}, Vec: d.Vec}))
+		want = append(want, docSummary(Doc{Doc: dedup.Doc{Page: Page{Ref: d.Ref}, Vec: d.Vec}}))
 		if d.Lang != "" {
 			langs[d.Lang]++
 		}

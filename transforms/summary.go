@@ -230,13 +230,13 @@ func (s Summary) SkippedTotal() int {
 func (s Summary) Pages() int { return s.Kept + s.Dropped }
 
 // NotPages returns the skip reasons of the records that are not pages
-// (every reason but no-signatures and too-few-signatures, which are pages
-// decided on their text) and their total, Records - Pages() when the
+// (every reason but those of dedup.IsPageReason, pages decided on their
+// text) and their total, Records - Pages() when the
 // accounting holds.
 func (s Summary) NotPages() (reasons map[string]int, total int) {
 	reasons = map[string]int{}
 	for r, n := range s.Skipped {
-		if r == dedup.ReasonNoSignatures || r == dedup.ReasonTooFewSignatures {
+		if dedup.IsPageReason(r) {
 			continue
 		}
 		reasons[r] = n

@@ -21,49 +21,17 @@ func init() {
 	beam.RegisterType(reflect.TypeOf((*Candidate)(nil)).Elem())
 }
 
-// Doc is one document on its way through the job: the page it was signed
-// from (Page: its record's identity, warc.Ref, its rank under the keep
-// policy, its text digest and caps; Decide needs them) and its multiset of
-// signatures (spotsig.Vector, paper §4.1.2). Batch is the ID of the Batch
-// it travels in from Extract on. Guest is set on the copy of a document
-// that KeyByGroup sends to a neighbouring partition as a guest (§4.2); it
-// is false everywhere else.
-//
-// Between Extract and DropSharedBlocks, with config.Params.SharedBlockPages
-// > 0, Vec is empty and Blocks holds the signatures per text block
-// (dedup.Doc); everywhere else Blocks is nil. From CollapseExact on, the
-// document represents its exact-copy group: Site is the group's site
-// (dedup.Head, for the same-site rule match.SiteRule; before it,
-// match.NoSite) and Group says how many pages it stands for and which of
-// them ranks first.
+// Doc is a document (dedup.Doc: its page, site, exact-copy group,
+// signatures and language) on its way through the Beam graph, with two
+// fields that belong to the graph, not to the domain: Batch is the ID of
+// the Batch it travels in from Extract on, and Guest is set on the copy of
+// a document that KeyByGroup sends to a neighbouring partition as a guest
+// (§4.2; dedup.Run matches partitions without copies), false everywhere
+// else.
 type Doc struct {
-	Page
-	Batch  string
-	Guest  bool
-	Site   match.Site
-	Group  Group
-	Vec    spotsig.Vector
-	Blocks []spotsig.Block
-	// Lang is the language the page is reported in (dedup.Doc.Lang): the
-	// extractor's, then, with shared blocks, dedup.Language's.
-	Lang string
-}
-
-// Group is what the representative of an exact-copy group knows of it:
-// its Size (members, the representative included; 0 before CollapseExact)
-// and Best, the member of highest priority (smallest rank) when that is
-// not the representative itself (the zero Page otherwise).
-type Group struct {
-	Size int
-	Best Page
-}
-
-// BestPage is the page of highest priority among the pages d stands for.
-func (d Doc) BestPage() Page {
-	if d.Group.Best.File != "" || d.Group.Best.RecordID != "" {
-		return d.Group.Best
-	}
-	return d.Page
+	dedup.Doc
+	Batch string
+	Guest bool
 }
 
 // Batch is up to maxBatchDocs documents, or maxBatchBytes of them, made in
@@ -442,9 +410,3 @@ type Reject = dedup.Reject
 
 // PairRecord is one line of pairs-*.jsonl (dedup.PairRecord).
 type PairRecord = dedup.PairRecord
-
-// NewPairRecord returns the pair of documents x and y with similarity j in
-// canonical order (dedup.NewPairRecord).
-func NewPairRecord(x, y Doc, j float64) PairRecord {
-	return dedup.NewPairRecord(x.Ref, x.Vec, y.Ref, y.Vec, j)
-}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
@@ -27,25 +27,27 @@ func randomDoc(r *rand.Rand, n int) Doc {
 	v := spotsig.NewVector(hashes)
 	v.Freqs[0] = 1<<32 - 1
 	return Doc{
-		Page: Page{Ref: warc.Ref{
-			RecordID: "urn:uuid:1d66b0fd-aed4-4e9c-8bf3-660ae81ec115",
-			URI:      "http://example.org/ä?x=1&y=2",
-			File:     "gs://bucket/crawl/file-00001.warc.gz",
-			Offset:   r.Int64N(1 << 40),
-			Inner:    r.Int64N(1 << 20),
-		}, Rank: "00ff17", Digest: "sha1:abc", Capped: []string{"tokens"}},
+		Doc: dedup.Doc{
+			Page: Page{Ref: warc.Ref{
+				RecordID: "urn:uuid:1d66b0fd-aed4-4e9c-8bf3-660ae81ec115",
+				URI:      "http://example.org/ä?x=1&y=2",
+				File:     "gs://bucket/crawl/file-00001.warc.gz",
+				Offset:   r.Int64N(1 << 40),
+				Inner:    r.Int64N(1 << 20),
+			}, Rank: "00ff17", Digest: "sha1:abc", Capped: []string{"tokens"}},
+			Site: match.SiteOf("example.org"),
+			Vec:  v,
+		},
 		Batch: "batch-1",
 		Guest: r.IntN(2) == 1,
-		Site:  match.SiteOf("example.org"),
-		Vec:   v,
 	}
 }
 
 func TestDocCoderRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	docs := []Doc{{}, {Page: Page{Ref: warc.Ref{Offset: -1}}}, randomDoc(r, 0), randomDoc(r, 1), randomDoc(r, 1000)}
+	docs := []Doc{{}, {Doc: dedup.Doc{Page: Page{Ref: warc.Ref{Offset: -1}}}}, randomDoc(r, 0), randomDoc(r, 1), randomDoc(r, 1000)}
 	grouped := randomDoc(r, 3)
-	grouped.Group = Group{Size: 7, Best: Page{Ref: warc.Ref{File: "other", RecordID: "urn:x"}, Rank: "00aa"}}
+	grouped.Group = dedup.Group{Size: 7, Best: Page{Ref: warc.Ref{File: "other", RecordID: "urn:x"}, Rank: "00aa"}}
 	docs = append(docs, grouped)
 	withBlocks := randomDoc(r, 0)
 	withBlocks.Vec = spotsig.Vector{}
@@ -97,7 +99,7 @@ func TestDocCoderRejectsCorruptInput(t *testing.T) {
 		t.Error("wrong version: no error")
 	}
 	// Two equal hashes (delta 0 after the first) violate "ascending, unique".
-	dup := EncodeDoc(Doc{Vec: spotsig.Vector{Hashes: []uint64{5, 5}, Freqs: []uint32{1, 1}}})
+	dup := EncodeDoc(Doc{Doc: dedup.Doc{Vec: spotsig.Vector{Hashes: []uint64{5, 5}, Freqs: []uint32{1, 1}}}})
 	if _, err := DecodeDoc(dup); err == nil {
 		t.Error("repeated hash: no error")
 	}
@@ -211,21 +213,6 @@ func FuzzDecodeDoc(f *testing.F) {
 	})
 }
 
-func TestNewPairRecordCanonicalOrder(t *testing.T) {
-	x := Doc{Page: Page{Ref: warc.Ref{RecordID: "urn:b", File: "f", Offset: 1}}, Vec: spotsig.NewVector([]uint64{1, 2})}
-	y := Doc{Page: Page{Ref: warc.Ref{RecordID: "urn:a", File: "f", Offset: 9}}, Vec: spotsig.NewVector([]uint64{1})}
-	for _, p := range []PairRecord{NewPairRecord(x, y, 0.5), NewPairRecord(y, x, 0.5)} {
-		if p.ARecordID != "urn:a" || p.BRecordID != "urn:b" || p.ASignatures != 1 || p.BSignatures != 2 {
-			t.Errorf("not canonical: %+v", p)
-		}
-	}
-	// Same record ID in two files (real archives repeat IDs): file, then offset decide.
-	z := Doc{Page: Page{Ref: warc.Ref{RecordID: "urn:a", File: "e", Offset: 50}}}
-	if p := NewPairRecord(y, z, 1); p.AFile != "e" {
-		t.Errorf("tie on record ID not broken by file: %+v", p)
-	}
-}
-
 func TestShardName(t *testing.T) {
 	if got := ShardName("pairs", 3, 12); got != "pairs-00003-of-00012.jsonl" {
 		t.Errorf("ShardName = %q", got)
@@ -289,7 +276,7 @@ func TestStatisticsTable(t *testing.T) {
 // panicSigner is a signature scheme that panics on every payload.
 type panicSigner struct{}
 
-func (panicSigner) Sign(context.Context, []byte, string) (config.Signed, string, string) {
+func (panicSigner) Sign(context.Context, []byte, string) dedup.Signed {
 	panic("broken scheme")
 }
 

@@ -31,7 +31,7 @@ func runEvalInProcess(args []string, stdout, stderr io.Writer) int {
 		}
 		n := 0
 		for _, s := range slots {
-			if s.IsDoc {
+			if s.IsDoc() {
 				n++
 			}
 		}

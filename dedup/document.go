@@ -1,0 +1,56 @@
+package dedup
+
+import (
+	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/spotsig"
+)
+
+// Doc is a document: a page that got signatures, from Sign on. It is the
+// one document type of the job; the Beam graph wraps it with what only the
+// graph needs (transforms.Doc: the batch it travels in, the guest flag).
+//
+//   - Page is the page it was signed from: its record's identity
+//     (warc.Ref), its rank under the keep policy, its text digest and the
+//     caps that applied.
+//   - Site is the site of the page (match.SiteOf of its warc.Ref.Site, set
+//     by Sign); for the representative of an exact-copy group in the Beam
+//     job, from CollapseExact on, the group's site (Head.Site, for the
+//     same-site rule match.SiteRule). Run keeps the group sites apart
+//     (Collapse).
+//   - Group is what a representative knows of its exact-copy group in the
+//     Beam job; the zero Group elsewhere (Run keeps groups as Result.RepOf).
+//   - Vec is the multiset of signatures (spotsig.Vector, paper §4.1.2):
+//     between Sign and DropSharedBlocks, with
+//     config.Params.SharedBlockPages > 0, it is empty and Blocks holds the
+//     signatures of each text block (spotsig.ExtractPayloadBlocks); from
+//     then on Blocks is nil and Vec holds the signatures of the blocks that
+//     are not shared boilerplate (ResolveBlocks), IDF-filtered after
+//     FilterIDF.
+//   - Lang is the language the page is reported in: the signer's
+//     (Signed; "" for a scheme without languages), then, with blocks,
+//     Language of its main content after the shared blocks are dropped.
+type Doc struct {
+	Page
+	Site   match.Site
+	Group  Group
+	Vec    spotsig.Vector
+	Blocks []spotsig.Block
+	Lang   string
+}
+
+// Group is what the representative of an exact-copy group knows of it:
+// its Size (members, the representative included; 0 before the group is
+// known) and Best, the member of highest priority (smallest rank) when that
+// is not the representative itself (the zero Page otherwise).
+type Group struct {
+	Size int
+	Best Page
+}
+
+// BestPage is the page of highest priority among the pages d stands for.
+func (d Doc) BestPage() Page {
+	if d.Group.Best.File != "" || d.Group.Best.RecordID != "" {
+		return d.Group.Best
+	}
+	return d.Page
+}

@@ -1,0 +1,22 @@
+package dedup
+
+import (
+	"testing"
+
+	"github.com/ndd-beam/ndd-beam/warc"
+)
+
+func TestNewPairRecordCanonicalOrder(t *testing.T) {
+	x := warc.Ref{RecordID: "urn:b", File: "f", Offset: 1}
+	y := warc.Ref{RecordID: "urn:a", File: "f", Offset: 9}
+	for _, p := range []PairRecord{NewPairRecord(x, 2, y, 1, 0.5), NewPairRecord(y, 1, x, 2, 0.5)} {
+		if p.ARecordID != "urn:a" || p.BRecordID != "urn:b" || p.ASignatures != 1 || p.BSignatures != 2 || p.Exact {
+			t.Errorf("not canonical: %+v", p)
+		}
+	}
+	// Same record ID in two files (real archives repeat IDs): file, then offset decide.
+	z := warc.Ref{RecordID: "urn:a", File: "e", Offset: 50}
+	if p := NewPairRecord(y, 1, z, 0, 1); p.AFile != "e" || p.ASignatures != 0 {
+		t.Errorf("tie on record ID not broken by file: %+v", p)
+	}
+}
