@@ -3,6 +3,7 @@ package transforms
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -17,33 +18,54 @@ import (
 const goldWARC = "../../shared/data/goldset/gold.warc.gz"
 
 // DropSharedBlocks keeps exactly the blocks dedup.DropSharedBlocks keeps,
-// on the first 600 real pages of the gold set signed per block, and
-// reports the signatures it dropped and the documents per language of
-// their main content once they are dropped (dedup.Language).
+// on the real pages of testdata signed per block, and reports the
+// signatures it dropped and the documents per language of their main
+// content once they are dropped (dedup.Language).
 func TestDropSharedBlocksComposite(t *testing.T) {
+	files, err := filepath.Glob("../testdata/*.warc*")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("testdata WARC files: %v %v", files, err)
+	}
+	checkDropSharedBlocks(t, files, 0)
+}
+
+// The same on the first 600 real pages of the gold set (../shared/data).
+func TestDropSharedBlocksGoldSet(t *testing.T) {
+	if _, err := os.Stat(goldWARC); err != nil {
+		t.Skipf("shared data not available: %v", err)
+	}
+	checkDropSharedBlocks(t, []string{goldWARC}, 600)
+}
+
+// checkDropSharedBlocks compares DropSharedBlocks with
+// dedup.DropSharedBlocks on the pages of files (at most limit of them, 0:
+// all).
+func checkDropSharedBlocks(t *testing.T, files []string, limit int) {
 	p := config.DefaultParams()
 	signer, err := config.NewSigner(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(goldWARC)
-	if err != nil {
-		t.Skipf("shared data not available: %v", err)
-	}
-	defer f.Close()
 	var docs []Doc
 	var ddocs []dedup.Doc
-	dedup.ReadWARC(goldWARC, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
-		if len(docs) >= 600 {
-			return
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
 		}
-		d, _, _, _, ok := dedup.Sign(t.Context(), signer, nil, c)
-		if !ok {
-			return
-		}
-		docs = append(docs, Doc{Page: Page{Ref: d.Ref}, Vec: d.Vec, Blocks: d.Blocks})
-		ddocs = append(ddocs, d)
-	}, func(dedup.Reject) {})
+		dedup.ReadWARC(name, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
+			if limit > 0 && len(docs) >= limit {
+				return
+			}
+			d, _, _, _, ok := dedup.Sign(t.Context(), signer, nil, c)
+			if !ok {
+				return
+			}
+			docs = append(docs, Doc{Page: Page{Ref: d.Ref}, Vec: d.Vec, Blocks: d.Blocks})
+			ddocs = append(ddocs, d)
+		}, func(dedup.Reject) {})
+		f.Close()
+	}
 	_, droppedSigs := dedup.DropSharedBlocks(ddocs, p.SharedBlockPages)
 	if droppedSigs == 0 {
 		t.Fatalf("no shared block among %d pages", len(docs))
