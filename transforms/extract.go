@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	registerDoFn(&ExtractFn{})
+	registerDoFn(&extractFn{})
 	register.Emitter1[Batch]()
 	register.Emitter1[Page]()
 	register.Emitter2[string, int]()
@@ -40,22 +40,22 @@ var (
 // DropSharedBlocks counts it).
 func Extract(s beam.Scope, st *Stats, candidates beam.PCollection, p config.Params) (batches, rejects, unsigned beam.PCollection) {
 	s = s.Scope("Extract")
-	out := beam.ParDoN(s, &ExtractFn{Params: p}, candidates)
+	out := beam.ParDoN(s, &extractFn{Params: p}, candidates)
 	st.Add(beam.CombinePerKey(s, sumInt, out[2]))
 	return out[0], out[1], out[3]
 }
 
-// ExtractFn builds its Signer once per worker (Setup) and signs each
+// extractFn builds its Signer once per worker (Setup) and signs each
 // candidate's payload. Signing is most of a local run's CPU, and a runner
 // may call a DoFn from one goroutine only (Beam's direct runner does), so
-// ExtractFn signs on every core itself: each candidate goes to one of
+// extractFn signs on every core itself: each candidate goes to one of
 // GOMAXPROCS workers, at most 4 × GOMAXPROCS are in flight, and results are
 // taken in input order on the calling goroutine (the oldest is waited for
 // once that many are in flight, the rest in FinishBundle). Documents are
 // gathered into Batches of the bundle (maxBatchDocs, maxBatchBytes), and
 // statistics are summed per bundle: the outputs are those of signing one
 // candidate after the other.
-type ExtractFn struct {
+type extractFn struct {
 	Params config.Params
 	signer config.Signer
 	policy match.Policy
@@ -83,7 +83,7 @@ type signing struct {
 }
 
 // sign signs j's candidate; a panic is kept in j, not raised.
-func (fn *ExtractFn) sign(ctx context.Context, j *signing) {
+func (fn *extractFn) sign(ctx context.Context, j *signing) {
 	defer func() {
 		if r := recover(); r != nil {
 			j.panicked = fmt.Sprintf("%v\n%s", r, debug.Stack())
@@ -95,7 +95,7 @@ func (fn *ExtractFn) sign(ctx context.Context, j *signing) {
 }
 
 // Setup builds the Signer and the keep policy from Params.
-func (fn *ExtractFn) Setup() error {
+func (fn *extractFn) Setup() error {
 	s, err := config.NewSigner(fn.Params)
 	if err != nil {
 		return err
@@ -106,7 +106,7 @@ func (fn *ExtractFn) Setup() error {
 }
 
 // StartBundle starts the workers.
-func (fn *ExtractFn) StartBundle(ctx context.Context, _ func(Batch), _ func(Reject), _ func(string, int), _ func(Page)) {
+func (fn *extractFn) StartBundle(ctx context.Context, _ func(Batch), _ func(Reject), _ func(string, int), _ func(Page)) {
 	fn.work, fn.pending, fn.batch, fn.stats = make(chan *signing), fn.pending[:0], batcher{}, map[string]int{}
 	for range runtime.GOMAXPROCS(0) {
 		fn.workers.Add(1)
@@ -121,7 +121,7 @@ func (fn *ExtractFn) StartBundle(ctx context.Context, _ func(Batch), _ func(Reje
 
 // ProcessElement hands one candidate to the workers (dedup.Sign) and takes
 // the oldest results once 4 × GOMAXPROCS are in flight.
-func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, batch func(Batch), reject func(Reject), stat func(string, int), unsigned func(Page)) {
+func (fn *extractFn) ProcessElement(ctx context.Context, c Candidate, batch func(Batch), reject func(Reject), stat func(string, int), unsigned func(Page)) {
 	j := &signing{c: c, done: make(chan struct{})}
 	fn.pending = append(fn.pending, j)
 	fn.work <- j
@@ -132,7 +132,7 @@ func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, batch func
 
 // FinishBundle stops the workers and emits what is still in flight, the
 // last batch and the bundle's statistics.
-func (fn *ExtractFn) FinishBundle(ctx context.Context, batch func(Batch), reject func(Reject), stat func(string, int), unsigned func(Page)) {
+func (fn *extractFn) FinishBundle(ctx context.Context, batch func(Batch), reject func(Reject), stat func(string, int), unsigned func(Page)) {
 	close(fn.work)
 	fn.workers.Wait()
 	for len(fn.pending) > 0 {
@@ -146,7 +146,7 @@ func (fn *ExtractFn) FinishBundle(ctx context.Context, batch func(Batch), reject
 
 // takeOldest waits for the oldest candidate in flight and passes its
 // results on.
-func (fn *ExtractFn) takeOldest(ctx context.Context, batch func(Batch), reject func(Reject), unsigned func(Page)) {
+func (fn *extractFn) takeOldest(ctx context.Context, batch func(Batch), reject func(Reject), unsigned func(Page)) {
 	j := fn.pending[0]
 	fn.pending[0] = nil
 	fn.pending = fn.pending[1:]

@@ -21,7 +21,7 @@ import (
 // them per shard and, past spillBytes (and at the end of each bundle),
 // sorts them and writes each shard's share as a run, a temporary file in
 // the output directory; only the runs' paths are grouped by shard, and
-// WriteShardFn merges a shard's runs into its file. Commit removes the runs.
+// writeShardFn merges a shard's runs into its file. Commit removes the runs.
 // Merging sorted runs gives the same bytes as sorting all lines, so the
 // files do not depend on how the lines were cut into bundles or runs.
 

@@ -21,7 +21,7 @@ func init() {
 	registerDoFn(&statFn{})
 	registerDoFn(&skipStatFn{})
 	registerDoFn(&nameStatFn{})
-	registerDoFn(&WriteSummaryFn{})
+	registerDoFn(&writeSummaryFn{})
 	register.Emitter2[string, int]()
 	register.Iter2[string, int]()
 }
@@ -53,7 +53,7 @@ const (
 
 // statistic defines one number of summary.json: the stages make it with
 // Stats.Count or Stats.Sum (values add up) or Stats.Max (the largest is
-// kept), and WriteSummaryFn merges its values the same way into the
+// kept), and writeSummaryFn merges its values the same way into the
 // fields add names. Stats checks the merge when the graph is built, so a
 // stage and the summary cannot disagree.
 type statistic struct {
@@ -326,20 +326,20 @@ func (*skipStatFn) ProcessElement(r Reject, emit func(string, int)) {
 // base supplies the parameters, input and output.
 func WriteSummary(s beam.Scope, out *Outputs, base Summary, stats, files beam.PCollection) {
 	s = s.Scope("WriteSummary")
-	out.add(beam.ParDo(s, &WriteSummaryFn{Dir: out.Dir, RunID: out.RunID, Base: base}, beam.Impulse(s),
+	out.add(beam.ParDo(s, &writeSummaryFn{Dir: out.Dir, RunID: out.RunID, Base: base}, beam.Impulse(s),
 		beam.SideInput{Input: stats}, beam.SideInput{Input: files}), SummaryFile)
 }
 
-// WriteSummaryFn assembles and writes summary.json once (its main input is
+// writeSummaryFn assembles and writes summary.json once (its main input is
 // a single impulse) and emits its name (for Outputs.Commit).
-type WriteSummaryFn struct {
+type writeSummaryFn struct {
 	Dir   string
 	RunID string
 	Base  Summary
 }
 
 // ProcessElement writes the summary.
-func (fn *WriteSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats func(*string, *int) bool, files func(*string) bool, written func(string)) error {
+func (fn *writeSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats func(*string, *int) bool, files func(*string) bool, written func(string)) error {
 	sum := fn.Base
 	sum.Skipped = map[string]int{}
 	sum.Capped = map[string]int{}

@@ -297,7 +297,7 @@ func (panicSigner) Sign(context.Context, []byte, string) (config.Signed, string,
 // would end the process): it is kept and raised again on the DoFn's
 // goroutine, where the runner reports the element's failure.
 func TestExtractWorkerPanicReachesDoFn(t *testing.T) {
-	fn := &ExtractFn{signer: panicSigner{}}
+	fn := &extractFn{signer: panicSigner{}}
 	j := &signing{c: Candidate{Ref: warc.Ref{File: "a.warc.gz", Offset: 7}, Payload: []byte("<p>x</p>")}, done: make(chan struct{})}
 	fn.sign(context.Background(), j)
 	<-j.done

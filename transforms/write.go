@@ -24,7 +24,7 @@ func init() {
 	register.Function1x2[Reject, string, error](rejectLine)
 	registerDoFn(&spillRunsFn{})
 	registerDoFn(&shardMarkerFn{})
-	registerDoFn(&WriteShardFn{})
+	registerDoFn(&writeShardFn{})
 	register.Emitter2[int, string]()
 	register.Emitter1[string]()
 	register.Iter1[string]()
@@ -94,7 +94,7 @@ func jsonLine(v any) (string, error) {
 // empty ones too. No stage holds a shard's lines: they are written as
 // sorted runs where they are made (spillRunsFn, at most spillBytes of them
 // in memory per worker), only the runs' paths are grouped by shard, and
-// WriteShardFn merges them (sortlines.go). Lines written are counted in the
+// writeShardFn merges them (sortlines.go). Lines written are counted in the
 // counter "write/<prefix>_lines".
 func WriteLines(s beam.Scope, out *Outputs, prefix string, lines beam.PCollection) {
 	s = s.Scope("WriteLines")
@@ -113,7 +113,7 @@ func WriteLines(s beam.Scope, out *Outputs, prefix string, lines beam.PCollectio
 	for i := range names {
 		names[i] = out.shardName(prefix, i, shards)
 	}
-	out.add(beam.ParDo(s, &WriteShardFn{Dir: out.Dir, Prefix: prefix, Shards: shards, RunID: out.RunID, Gzip: out.Gzip}, grouped), names...)
+	out.add(beam.ParDo(s, &writeShardFn{Dir: out.Dir, Prefix: prefix, Shards: shards, RunID: out.RunID, Gzip: out.Gzip}, grouped), names...)
 }
 
 // shardName is ShardName, with GzipSuffix when o.Gzip.
@@ -125,16 +125,16 @@ func (o *Outputs) shardName(prefix string, i, n int) string {
 }
 
 // shardMarkerFn emits an empty run path for shard i so that every shard
-// reaches WriteShardFn, even when no line does.
+// reaches writeShardFn, even when no line does.
 type shardMarkerFn struct{}
 
 func (*shardMarkerFn) ProcessElement(i int, emit func(int, string)) { emit(i, "") }
 
-// WriteShardFn merges the sorted runs of one shard (their paths, from
+// writeShardFn merges the sorted runs of one shard (their paths, from
 // spillRunsFn) into the shard file under its temporary name, gzip-compressed
 // when Gzip (one member, default level, empty header: no name, time 0), and
 // emits its final name (for Outputs.Commit).
-type WriteShardFn struct {
+type writeShardFn struct {
 	Dir, Prefix string
 	Shards      int
 	RunID       string
@@ -142,7 +142,7 @@ type WriteShardFn struct {
 }
 
 // ProcessElement writes shard i.
-func (fn *WriteShardFn) ProcessElement(ctx context.Context, i int, runs func(*string) bool, written func(string)) error {
+func (fn *writeShardFn) ProcessElement(ctx context.Context, i int, runs func(*string) bool, written func(string)) error {
 	var paths []string
 	var p string
 	for runs(&p) {
