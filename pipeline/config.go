@@ -11,8 +11,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/storage" // registers local, gs://, s3://, http(s)://
-	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
 // Validate is config.Config.ValidateValues plus the checks that need Beam's
@@ -22,7 +22,7 @@ import (
 // must be readable and name at least one path (its entries are not looked
 // at: a missing or bad one is a reject at run time); the
 // output directory must not hold files this job writes
-// (transforms.IsJobFile: an earlier run's outputs, _SUCCESS or temporary
+// (output.IsJobFile: an earlier run's outputs, _SUCCESS or temporary
 // files) unless c.Overwrite, and then no other files; and it must be
 // writable (checkOutput: a probe file is created and removed, locally or
 // through the output's filesystem). Errors wrap config.ErrConfig. Validate changes nothing
@@ -48,7 +48,7 @@ func Validate(ctx context.Context, c *config.Config) error {
 
 // ClearOutput removes the files of an earlier run from c.Output when
 // c.Overwrite is set (after Validate accepted it): exactly the files
-// transforms.IsJobFile names, symlinks removed, never followed.
+// output.IsJobFile names, symlinks removed, never followed.
 func ClearOutput(ctx context.Context, c *config.Config) error {
 	if !c.Overwrite {
 		return nil
@@ -84,13 +84,13 @@ func usedOutput(ctx context.Context, out string, overwrite bool) ([]string, erro
 		return nil, config.Errorf("--output %q: %v", out, err)
 	}
 	defer fs.Close()
-	all, err := fs.List(ctx, transforms.JoinPath(out, "*"))
+	all, err := fs.List(ctx, output.JoinPath(out, "*"))
 	if err != nil {
 		return nil, config.Errorf("--output %q: listing it: %v", out, err)
 	}
 	var ours, foreign []string
 	for _, p := range all {
-		if transforms.IsJobFile(path.Base(p)) {
+		if output.IsJobFile(path.Base(p)) {
 			ours = append(ours, p)
 		} else {
 			foreign = append(foreign, path.Base(p))
@@ -136,7 +136,7 @@ func checkInput(ctx context.Context, globs []string, prefix string) error {
 				return config.Errorf("--input %q: %v", g, err)
 			}
 			if len(files) == 0 {
-				return config.Errorf("--input %q is a directory with no %s file in it (subdirectories are not read; give a glob such as %s)", g, strings.Join(storage.WARCSuffixes, " or "), transforms.JoinPath(g, "*/*.warc.gz"))
+				return config.Errorf("--input %q is a directory with no %s file in it (subdirectories are not read; give a glob such as %s)", g, strings.Join(storage.WARCSuffixes, " or "), output.JoinPath(g, "*/*.warc.gz"))
 			}
 			continue
 		}
@@ -158,7 +158,7 @@ func checkInput(ctx context.Context, globs []string, prefix string) error {
 
 // checkOutput checks that the job can write to out before any input is
 // read: a local output directory is created, and a probe file
-// (transforms.ProbeFile) created in it (O_EXCL, so never through a symlink)
+// (output.ProbeFile) created in it (O_EXCL, so never through a symlink)
 // and removed; any other output (gs://, s3://, any scheme registered with
 // Beam's filesystem registry) gets the probe written, closed (which commits
 // it on object stores) and removed through its filesystem. A filesystem
@@ -170,7 +170,7 @@ func checkOutput(ctx context.Context, out string) error {
 		return config.Errorf("--output %q: %v", out, err)
 	}
 	defer fs.Close()
-	probe := transforms.JoinPath(out, transforms.ProbeFile)
+	probe := output.JoinPath(out, output.ProbeFile)
 	if strings.Contains(out, "://") {
 		rm, ok := fs.(filesystem.Remover)
 		if !ok {

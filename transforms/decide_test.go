@@ -14,6 +14,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
@@ -136,7 +137,7 @@ func (c decideCase) check(t *testing.T, p config.Params, more ...string) {
 		if len(more) > 0 {
 			passert.Equals(s, beam.ParDo(s, decisionSummary, r.Decisions), strs(more)...)
 		}
-		for name, n := range map[string]int{StatKept: c.kept, StatDropped: c.dropped, StatDroppedExact: c.droppedExact, StatExactCopies: len(c.copies)} {
+		for name, n := range map[string]int{output.StatKept: c.kept, output.StatDropped: c.dropped, output.StatDroppedExact: c.droppedExact, output.StatExactCopies: len(c.copies)} {
 			passert.Equals(s, beam.ParDo(s, &statOf{Name: name}, st.Collection(s)), statLine(name, n))
 		}
 		if err := ptest.Run(pl); err != nil {

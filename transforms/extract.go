@@ -13,6 +13,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 func init() {
@@ -165,10 +166,10 @@ func (fn *extractFn) takeOldest(ctx context.Context, batch func(Batch), reject f
 	}
 	for _, name := range caps {
 		beam.NewCounter("extract", "capped-"+name).Inc(ctx, 1)
-		fn.stats[statCappedPrefix+name]++
+		fn.stats[output.StatCappedPrefix+name]++
 	}
 	if d.Lang != "" && len(d.Blocks) == 0 { // with blocks, the language is known after the shared blocks (resolveBatchFn)
-		fn.stats[statLanguagePrefix+d.Lang]++
+		fn.stats[output.StatLanguagePrefix+d.Lang]++
 	}
 	extractDocs.Inc(ctx, 1)
 	progress.documents.Add(1)

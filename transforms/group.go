@@ -16,6 +16,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/internal/hashx"
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
@@ -173,11 +174,11 @@ func MatchGroups(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Param
 	if g.Repeats() {
 		pairs = filter.Distinct(s, pairs)
 	}
-	st.Count(s, StatPartitions, groupSizes)
-	st.Max(s, StatLargestGroup, groupSizes)
-	st.Max(s, StatLargestGroupSignatures, groupSigs)
-	st.Count(s, StatPairs, pairs)
-	st.Sum(s, StatSameSitePairs, sameSite)
+	st.Count(s, output.StatPartitions, groupSizes)
+	st.Max(s, output.StatLargestGroup, groupSizes)
+	st.Max(s, output.StatLargestGroupSignatures, groupSigs)
+	st.Count(s, output.StatPairs, pairs)
+	st.Sum(s, output.StatSameSitePairs, sameSite)
 	return pairs, nil
 }
 
@@ -350,11 +351,11 @@ func matchTasks(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Params
 	tasks := beam.ParDo(s, &keyByTaskFn{MaxSigs: p.MaxGroupSignatures}, keyed, beam.SideInput{Input: sizes})
 	out := beam.ParDoN(s, &matchTasksFn{Params: p}, beam.GroupByKey(s, tasks))
 	pairs, taskSizes, taskSigs, taskPairs, sameSite := out[0], out[1], out[2], out[3], out[4]
-	st.Count(s, StatPartitions, sizes)
-	st.Max(s, StatLargestGroup, taskSizes)
-	st.Max(s, StatLargestGroupSignatures, taskSigs)
-	st.Sum(s, StatPairs, taskPairs) // one number per task, not one per pair
-	st.Sum(s, StatSameSitePairs, sameSite)
+	st.Count(s, output.StatPartitions, sizes)
+	st.Max(s, output.StatLargestGroup, taskSizes)
+	st.Max(s, output.StatLargestGroupSignatures, taskSigs)
+	st.Sum(s, output.StatPairs, taskPairs) // one number per task, not one per pair
+	st.Sum(s, output.StatSameSitePairs, sameSite)
 	return pairs
 }
 

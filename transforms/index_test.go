@@ -12,6 +12,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/index"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 func init() { register.Function1x1[dedup.Prior, string](priorSummary) }
@@ -30,7 +31,7 @@ func TestWriteIndexReadIndex(t *testing.T) {
 	c := newDecideCase(t, res, 2)
 	for _, shards := range []int{1, 3} {
 		dir := t.TempDir()
-		seg := IndexSegment{Dir: dir, Name: index.SegmentName(NewRunID()), Created: "2026-01-02T03:04:05Z", Shards: shards, Params: p}
+		seg := IndexSegment{Dir: dir, Name: index.SegmentName(output.NewRunID()), Created: "2026-01-02T03:04:05Z", Shards: shards, Params: p}
 		var want []string
 		for _, pr := range dedup.Priors(res, seg.Name) {
 			want = append(want, priorSummary(pr))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/storage"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
@@ -62,7 +63,7 @@ var (
 // read by readWARCFn. Rejects of paths count as one record each, so every
 // record and every path not read is counted in "read/records" and exactly
 // one of "read/candidates" or "read/skipped" (plus
-// "read/skipped-<reason>"), and added to st as StatRecords; the bytes
+// "read/skipped-<reason>"), and added to st as output.StatRecords; the bytes
 // read from the files are counted in "read/bytes". Records and bytes also
 // go to this process's Progress.
 func ReadWARC(s beam.Scope, st *Stats, inputs []string, prefix string, p config.Params) (candidates, rejects, files beam.PCollection, err error) {
@@ -97,8 +98,8 @@ func ReadWARC(s beam.Scope, st *Stats, inputs []string, prefix string, p config.
 	unique, dupRejects := beam.ParDo2(s, &pickPathFn{}, beam.GroupByKey(s, located))
 	candidates, readRejects, files := beam.ParDo3(s, &readWARCFn{Params: p}, beam.Reshuffle(s, unique))
 	rejects = beam.Flatten(s, pathRejects, dupRejects, readRejects)
-	st.Count(s, StatRecords, candidates)
-	st.Count(s, StatRecords, rejects)
+	st.Count(s, output.StatRecords, candidates)
+	st.Count(s, output.StatRecords, rejects)
 	return candidates, rejects, files, nil
 }
 

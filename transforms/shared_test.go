@@ -12,6 +12,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // goldWARC is the dev gold set: real pages of many sites (../shared/data).
@@ -78,9 +79,9 @@ func checkDropSharedBlocks(t *testing.T, files []string, limit int) {
 			langs[d.Lang]++
 		}
 	}
-	stats := []string{fmt.Sprintf("%s=%d", StatSharedSignatures, droppedSigs)}
+	stats := []string{fmt.Sprintf("%s=%d", output.StatSharedSignatures, droppedSigs)}
 	for l, n := range langs {
-		stats = append(stats, fmt.Sprintf("%s%s=%d", statLanguagePrefix, l, n))
+		stats = append(stats, fmt.Sprintf("%s%s=%d", output.StatLanguagePrefix, l, n))
 	}
 	pl, s := beam.NewPipelineWithRoot()
 	st := &Stats{}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // Sorted shards in bounded memory: a shard file is written
@@ -96,7 +97,7 @@ func (fn *spillRunsFn) spill(ctx context.Context, emit func(int, string)) error 
 			continue
 		}
 		slices.Sort(lines)
-		path := out.TempPath(fmt.Sprintf("%s%s-%05d-%s", runPrefix, fn.Prefix, i, NewRunID()))
+		path := out.TempPath(fmt.Sprintf("%s%s-%05d-%s", runPrefix, fn.Prefix, i, output.NewRunID()))
 		err := writeFile(ctx, path, func(w *bufio.Writer) error {
 			for _, l := range lines {
 				w.WriteString(l)

@@ -6,6 +6,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // SumInts, MaxInts and CountElements hold exactly one number, 0 for an
@@ -23,11 +24,11 @@ func TestStatsComposites(t *testing.T) {
 	passert.Equals(s, CountElements(s, beam.CreateList(s, []string{})), 0)
 
 	st := &Stats{}
-	st.Sum(s, StatPairs, ints)
-	st.Max(s, StatLargestGroup, ints)
-	st.Count(s, StatDocuments, beam.Create(s, "a", "b"))
+	st.Sum(s, output.StatPairs, ints)
+	st.Max(s, output.StatLargestGroup, ints)
+	st.Count(s, output.StatDocuments, beam.Create(s, "a", "b"))
 	st.Add(SkipStats(s, beam.Create(s, Reject{Reason: "request"}, Reject{Reason: "request"}, Reject{Reason: "empty-file"})))
-	st.Add(NameStats(s, beam.Create(s, statLanguagePrefix+"de", statLanguagePrefix+"de", statCappedPrefix+"tokens")))
+	st.Add(NameStats(s, beam.Create(s, output.StatLanguagePrefix+"de", output.StatLanguagePrefix+"de", output.StatCappedPrefix+"tokens")))
 	passert.Equals(s, beam.ParDo(s, statLine, st.Collection(s)),
 		"pairs=16", "largest_group=9", "documents=2", "skipped/request=2", "skipped/empty-file=1", "languages/de=2", "capped/tokens=1")
 

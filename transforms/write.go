@@ -16,6 +16,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/storage"
 )
 
@@ -30,24 +31,6 @@ func init() {
 	register.Iter1[string]()
 }
 
-// JoinPath joins a directory (local path or gs:// prefix, with or without a
-// trailing slash) and a file name with "/".
-func JoinPath(dir, name string) string {
-	if dir == "" {
-		return name
-	}
-	if strings.HasSuffix(dir, "/") {
-		return dir + name
-	}
-	return dir + "/" + name
-}
-
-// ShardName is the name of shard i of n of the output called prefix:
-// "<prefix>-SSSSS-of-NNNNN.jsonl" (shards numbered from 0, five digits).
-func ShardName(prefix string, i, n int) string {
-	return fmt.Sprintf("%s-%05d-of-%05d.jsonl", prefix, i, n)
-}
-
 // WritePairs writes the pairs (PairRecord) as JSON lines to
 // <out.Dir>/pairs-SSSSS-of-NNNNN.jsonl, see WriteLines. Fields in order:
 // a_record_id, a_uri, b_record_id, b_uri, jaccard, a_file, a_offset,
@@ -56,7 +39,7 @@ func ShardName(prefix string, i, n int) string {
 // float64 (encoding/json).
 func WritePairs(s beam.Scope, out *Outputs, pairs beam.PCollection) {
 	s = s.Scope("WritePairs")
-	WriteLines(s, out, "pairs", beam.ParDo(s, pairLine, pairs))
+	WriteLines(s, out, output.Pairs, beam.ParDo(s, pairLine, pairs))
 }
 
 // WriteRejects writes the rejects (Reject) as JSON lines to
@@ -66,7 +49,7 @@ func WritePairs(s beam.Scope, out *Outputs, pairs beam.PCollection) {
 func WriteRejects(s beam.Scope, st *Stats, out *Outputs, rejects beam.PCollection) {
 	s = s.Scope("WriteRejects")
 	st.Add(SkipStats(s, rejects))
-	WriteLines(s, out, "rejects", beam.ParDo(s, rejectLine, rejects))
+	WriteLines(s, out, output.Rejects, beam.ParDo(s, rejectLine, rejects))
 }
 
 func pairLine(p PairRecord) (string, error) { return jsonLine(p) }
@@ -116,12 +99,12 @@ func WriteLines(s beam.Scope, out *Outputs, prefix string, lines beam.PCollectio
 	out.add(beam.ParDo(s, &writeShardFn{Dir: out.Dir, Prefix: prefix, Shards: shards, RunID: out.RunID, Gzip: out.Gzip}, grouped), names...)
 }
 
-// shardName is ShardName, with GzipSuffix when o.Gzip.
+// shardName is output.ShardName, with output.GzipSuffix when o.Gzip.
 func (o *Outputs) shardName(prefix string, i, n int) string {
 	if o.Gzip {
-		return ShardName(prefix, i, n) + GzipSuffix
+		return output.ShardName(prefix, i, n) + output.GzipSuffix
 	}
-	return ShardName(prefix, i, n)
+	return output.ShardName(prefix, i, n)
 }
 
 // shardMarkerFn emits an empty run path for shard i so that every shard
@@ -162,7 +145,7 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, i int, runs func(*st
 	}
 	name := out.shardName(fn.Prefix, i, fn.Shards)
 	temp := func() string {
-		return out.TempPath(fmt.Sprintf("%s%s-%05d-%s", runPrefix, fn.Prefix, i, NewRunID()))
+		return out.TempPath(fmt.Sprintf("%s%s-%05d-%s", runPrefix, fn.Prefix, i, output.NewRunID()))
 	}
 	var n int
 	err := writeFile(ctx, out.TempPath(name), func(w *bufio.Writer) error {

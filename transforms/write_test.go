@@ -15,6 +15,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
@@ -44,7 +45,7 @@ func TestWriteOutputs(t *testing.T) {
 	for _, gz := range []bool{false, true} {
 		dir := t.TempDir()
 		pl, s := beam.NewPipelineWithRoot()
-		out := &Outputs{Dir: dir, Shards: 1, RunID: NewRunID(), Gzip: gz}
+		out := &Outputs{Dir: dir, Shards: 1, RunID: output.NewRunID(), Gzip: gz}
 		st := &Stats{}
 		groups := CollapseExact(s, st, beam.CreateList(s, c.batches))
 		r, err := Decide(s, st, groups, beam.CreateList(s, c.found), beam.CreateList(s, c.unsigned), p)
@@ -54,18 +55,18 @@ func TestWriteOutputs(t *testing.T) {
 		WritePairs(s, out, beam.Flatten(s, FoundRecords(s, beam.CreateList(s, c.found)), ExactPairs(s, groups.Copies)))
 		WriteRejects(s, st, out, beam.CreateList(s, rejects))
 		WriteDecisions(s, out, r)
-		st.Add(Stat(s, StatRecords, beam.Create(s, len(res.Pages)+len(rejects))))
-		st.Add(Stat(s, StatDocuments, beam.Create(s, len(res.Docs))))
-		st.Add(Stat(s, StatPairs, beam.Create(s, len(c.found))))
-		base := Summary{Parameters: p, Input: []string{"in/*.warc.gz"}, Output: dir, Shards: 1}
+		st.Add(Stat(s, output.StatRecords, beam.Create(s, len(res.Pages)+len(rejects))))
+		st.Add(Stat(s, output.StatDocuments, beam.Create(s, len(res.Docs))))
+		st.Add(Stat(s, output.StatPairs, beam.Create(s, len(c.found))))
+		base := output.Summary{Parameters: p, Input: []string{"in/*.warc.gz"}, Output: dir, Shards: 1}
 		WriteSummary(s, out, base, st.Collection(s), beam.Create(s, "g.warc.gz", "f.warc.gz"))
 		out.Commit(s)
 		ptest.RunAndValidate(t, pl)
 
-		suffix := map[bool]string{false: "", true: GzipSuffix}[gz]
+		suffix := map[bool]string{false: "", true: output.GzipSuffix}[gz]
 		var names []string
 		for prefix, lines := range want {
-			name := ShardName(prefix, 0, 1) + suffix
+			name := output.ShardName(prefix, 0, 1) + suffix
 			names = append(names, name)
 			got := readShard(t, filepath.Join(dir, name), gz)
 			sorted := slices.Sorted(slices.Values(lines))
@@ -73,15 +74,15 @@ func TestWriteOutputs(t *testing.T) {
 				t.Errorf("%s:\n%s\nwant\n%s", name, got, w)
 			}
 		}
-		b, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+		b, err := os.ReadFile(filepath.Join(dir, output.SummaryFile))
 		if err != nil {
 			t.Fatal(err)
 		}
-		var sum Summary
+		var sum output.Summary
 		if err := json.Unmarshal(b, &sum); err != nil {
 			t.Fatal(err)
 		}
-		if sum.SchemaVersion != SchemaVersion || sum.Records != len(res.Pages)+len(rejects) || sum.Documents != len(res.Docs) ||
+		if sum.SchemaVersion != output.SchemaVersion || sum.Records != len(res.Pages)+len(rejects) || sum.Documents != len(res.Docs) ||
 			sum.Pairs != len(want["pairs"]) || sum.ExactCopies != len(c.copies) || sum.Kept != c.kept || sum.Dropped != c.dropped ||
 			sum.DroppedExact != c.droppedExact || sum.Skipped["request"] != 2 || sum.Skipped[dedup.ReasonEmptyFile] != 1 ||
 			len(sum.ClusterSizes) == 0 || !slices.Equal(sum.Files, []string{"f.warc.gz", "g.warc.gz"}) || sum.Output != dir || sum.Parameters.Tau != p.Tau {
@@ -94,7 +95,7 @@ func TestWriteOutputs(t *testing.T) {
 		if sized != c.sized {
 			t.Errorf("cluster sizes %v: %d pages, want %d", sum.ClusterSizes, sized, c.sized)
 		}
-		names = append(names, SummaryFile, SuccessFile)
+		names = append(names, output.SummaryFile, output.SuccessFile)
 		slices.Sort(names)
 		entries, _ := os.ReadDir(dir)
 		var got []string
