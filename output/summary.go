@@ -36,11 +36,12 @@ const (
 	StatClusterSizePrefix = "cluster_size/"
 )
 
-// statistic defines one number of summary.json: the stages make it with
-// Stats.Count or Stats.Sum (values add up) or Stats.Max (the largest is
-// kept), and writeSummaryFn merges its values the same way into the
-// fields add names. Stats checks the merge when the graph is built, so a
-// stage and the summary cannot disagree.
+// statistic defines one number of summary.json: the stages make it as a
+// sum (values add up) or a maximum (the largest is kept), and the summary
+// merges its values the same way (AddStatistic) into the fields add
+// names. The stages check the merge when the graph is built
+// (CheckStatistic, from transforms.Stats), so a stage and the summary
+// cannot disagree.
 type statistic struct {
 	max bool
 	add func(s *Summary, v int)
