@@ -14,7 +14,7 @@ REALPAGES ?= eval/realpages/warcs
 # run.version and run.revision): the latest v* tag or a Go pseudo-version, and the commit (+modified: uncommitted changes)
 VERSION  ?= $(shell git describe --tags --match 'v*' 2>/dev/null || TZ=UTC git log -1 --abbrev=12 --format=v0.0.0-%cd-%h --date=format-local:%Y%m%d%H%M%S 2>/dev/null)
 REVISION ?= $(shell r=$$(git rev-parse HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null || r="$$r+modified"; echo "$$r"; })
-LDFLAGS  := -X github.com/ndd-beam/ndd-beam/transforms.linkVersion=$(VERSION) -X github.com/ndd-beam/ndd-beam/transforms.linkRevision=$(REVISION)
+LDFLAGS  := -X github.com/ndd-beam/ndd-beam/output.linkVersion=$(VERSION) -X github.com/ndd-beam/ndd-beam/output.linkRevision=$(REVISION)
 # BIN: where make build writes the job's binary
 BIN      ?= bin/ndd-beam
 

@@ -197,10 +197,43 @@ func DefaultConfig() Config {
 // on one line and exits with status 2.
 var ErrConfig = errors.New("config")
 
-// Errorf returns an error wrapping ErrConfig, for the checks of other
-// packages (e.g. pipeline's filesystem checks).
-func Errorf(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...)
+// ParamError is a configuration error: the flag Flag (e.g. "--tau") was
+// given Value (nil when it was missing or is not the point) and Err says
+// why. It unwraps to ErrConfig and to Err, so a caller tests
+// errors.Is(err, ErrConfig), finds the flag with errors.As, or tests the
+// cause (e.g. errors.Is(err, fs.ErrNotExist) for an --antecedents file).
+type ParamError struct {
+	Flag  string
+	Value any
+	Err   error
+	// layout places Flag, Value and Err in the message, in that order
+	// (fmt verbs; an explicit index skips the value: "%s %[3]v").
+	layout string
+}
+
+// Error is the one-line message the CLI prints (after "config: ").
+func (e *ParamError) Error() string {
+	return ErrConfig.Error() + ": " + fmt.Sprintf(e.layout, e.Flag, e.Value, e.Err)
+}
+
+// Unwrap returns ErrConfig and the cause.
+func (e *ParamError) Unwrap() []error { return []error{ErrConfig, e.Err} }
+
+// Layouts of a ParamError's message (Flag, Value, Err).
+const (
+	LayoutIs       = "%s=%v: %v" // --tau=0: must be in (0, 1]
+	LayoutIsQuoted = "%s=%q: %v" // --lang="xx": want …
+	LayoutQuoted   = "%s %q: %v" // --output "dir": permission denied
+	LayoutQuotedIs = "%s %q %v"  // --input "x" matches no file
+	LayoutFlag     = "%s %[3]v"  // --input is required …
+	LayoutFlagOf   = "%s: %[3]v" // --against: …
+	LayoutCause    = "%[3]v"     // the cause names its flags itself
+)
+
+// ParamErrorf returns the ParamError of flag and value with the cause
+// fmt.Errorf(format, args...) (%w wraps), worded by layout (Layout*).
+func ParamErrorf(layout, flag string, value any, format string, args ...any) *ParamError {
+	return &ParamError{Flag: flag, Value: value, Err: fmt.Errorf(format, args...), layout: layout}
 }
 
 // ValidateValues checks every value of c without touching any filesystem
@@ -209,24 +242,24 @@ func Errorf(format string, args ...any) error {
 // (an empty spot set stays empty: the languages' own, see Params.Antecedents).
 // It changes c only by normalizing Antecedents and Keep (the default policy
 // written out).
-// Errors wrap ErrConfig and name the flag.
+// Errors are *ParamError (they wrap ErrConfig) and name the flag.
 func (c *Config) ValidateValues() error {
 	if err := c.Params.Validate(); err != nil {
 		return err
 	}
 	if c.Shards < 1 {
-		return Errorf("--shards=%d: must be >= 1", c.Shards)
+		return ParamErrorf(LayoutIs, "--shards", c.Shards, "must be >= 1")
 	}
 	switch c.Compression {
 	case CompressionNone, CompressionGzip:
 	default:
-		return Errorf("--compression=%q: want %s or %s", c.Compression, CompressionNone, CompressionGzip)
+		return ParamErrorf(LayoutIsQuoted, "--compression", c.Compression, "want %s or %s", CompressionNone, CompressionGzip)
 	}
 	if len(c.Input) == 0 {
-		return Errorf("--input is required (comma-separated file globs)")
+		return ParamErrorf(LayoutFlag, "--input", nil, "is required (comma-separated file globs)")
 	}
 	if strings.TrimSpace(c.Output) == "" {
-		return Errorf("--output is required (a directory or gs:// prefix)")
+		return ParamErrorf(LayoutFlag, "--output", nil, "is required (a directory or gs:// prefix)")
 	}
 	if err := checkOutputName(c.Output); err != nil {
 		return err
@@ -234,40 +267,41 @@ func (c *Config) ValidateValues() error {
 	switch c.Progress {
 	case ProgressAuto, ProgressOn, ProgressOff:
 	default:
-		return Errorf("--progress=%q: want %s, %s or %s", c.Progress, ProgressAuto, ProgressOn, ProgressOff)
+		return ParamErrorf(LayoutIsQuoted, "--progress", c.Progress, "want %s, %s or %s", ProgressAuto, ProgressOn, ProgressOff)
 	}
 	if c.ProgressInterval <= 0 {
-		return Errorf("--progress_interval=%v: must be > 0", c.ProgressInterval)
+		return ParamErrorf(LayoutIs, "--progress_interval", c.ProgressInterval, "must be > 0")
 	}
 	if strings.HasPrefix(c.WriteIndex, "http://") || strings.HasPrefix(c.WriteIndex, "https://") {
-		return Errorf("--write_index %q: http(s) is read-only; write to a local directory, gs:// or s3://", c.WriteIndex)
+		return ParamErrorf(LayoutQuoted, "--write_index", c.WriteIndex, "http(s) is read-only; write to a local directory, gs:// or s3://")
 	}
 	return nil
 }
 
 // Validate checks every value of p and resolves its spot set to inline form
-// (see Config.ValidateValues). Errors wrap ErrConfig and name the flag.
+// (see Config.ValidateValues). Errors are *ParamError (they wrap
+// ErrConfig) and name the flag.
 func (p *Params) Validate() error {
 	if !(p.Tau > 0 && p.Tau <= 1) {
-		return Errorf("--tau=%v: must be in (0, 1]", p.Tau)
+		return ParamErrorf(LayoutIs, "--tau", p.Tau, "must be in (0, 1]")
 	}
 	if !(p.SameSiteTau >= 0 && p.SameSiteTau <= 1) {
-		return Errorf("--same_site_tau=%v: must be in [0, 1]", p.SameSiteTau)
+		return ParamErrorf(LayoutIs, "--same_site_tau", p.SameSiteTau, "must be in [0, 1]")
 	}
 	if p.Rho < 1 {
-		return Errorf("--rho=%d: must be >= 1", p.Rho)
+		return ParamErrorf(LayoutIs, "--rho", p.Rho, "must be >= 1")
 	}
 	if !(p.IDFMin >= 0 && p.IDFMin <= 1) {
-		return Errorf("--idf_min=%v: must be in [0, 1]", p.IDFMin)
+		return ParamErrorf(LayoutIs, "--idf_min", p.IDFMin, "must be in [0, 1]")
 	}
 	if !(p.IDFMax >= 0 && p.IDFMax <= 1) {
-		return Errorf("--idf_max=%v: must be in [0, 1]", p.IDFMax)
+		return ParamErrorf(LayoutIs, "--idf_max", p.IDFMax, "must be in [0, 1]")
 	}
 	if p.IDFMin > p.IDFMax {
-		return Errorf("--idf_min=%v is above --idf_max=%v", p.IDFMin, p.IDFMax)
+		return ParamErrorf("%s=%v %v", "--idf_min", p.IDFMin, "is above --idf_max=%v", p.IDFMax)
 	}
 	if p.MinSignatures < 1 {
-		return Errorf("--min_signatures=%d: must be >= 1", p.MinSignatures)
+		return ParamErrorf(LayoutIs, "--min_signatures", p.MinSignatures, "must be >= 1")
 	}
 	for _, c := range []struct {
 		name string
@@ -280,28 +314,28 @@ func (p *Params) Validate() error {
 		{"--max_tokens", int64(p.MaxTokens)}, {"--max_signatures", int64(p.MaxSignatures)},
 	} {
 		if c.v < 1 {
-			return Errorf("%s=%d: must be >= 1", c.name, c.v)
+			return ParamErrorf(LayoutIs, c.name, c.v, "must be >= 1")
 		}
 	}
 	if p.MinBlockTokens < 0 {
-		return Errorf("--min_block_tokens=%d: must be >= 0", p.MinBlockTokens)
+		return ParamErrorf(LayoutIs, "--min_block_tokens", p.MinBlockTokens, "must be >= 0")
 	}
 	if p.Lang != "" && p.Lang != spotsig.LanguageAuto && !slices.Contains(spotsig.Languages(), p.Lang) {
-		return Errorf("--lang=%q: want %q or one of %v", p.Lang, spotsig.LanguageAuto, spotsig.Languages())
+		return ParamErrorf(LayoutIsQuoted, "--lang", p.Lang, "want %q or one of %v", spotsig.LanguageAuto, spotsig.Languages())
 	}
 	if p.SharedBlockPages == 1 || p.SharedBlockPages < 0 || p.SharedBlockPages > MaxSharedBlockPages {
-		return Errorf("--shared_block_pages=%d: must be 0 (off) or in [2, %d]", p.SharedBlockPages, MaxSharedBlockPages)
+		return ParamErrorf(LayoutIs, "--shared_block_pages", p.SharedBlockPages, "must be 0 (off) or in [2, %d]", MaxSharedBlockPages)
 	}
 	pol, err := p.Policy()
 	if err != nil {
-		return Errorf("--keep=%q: %v", p.Keep, err)
+		return ParamErrorf(LayoutIsQuoted, "--keep", p.Keep, "%w", err)
 	}
 	p.Keep = pol.String()
 	if p.MaxGroupSignatures < 0 {
-		return Errorf("--max_group_signatures=%d: must be 0 (unbounded) or more", p.MaxGroupSignatures)
+		return ParamErrorf(LayoutIs, "--max_group_signatures", p.MaxGroupSignatures, "must be 0 (unbounded) or more")
 	}
 	if p.DecideRounds < 0 {
-		return Errorf("--decide_rounds=%d: must be >= 0", p.DecideRounds)
+		return ParamErrorf(LayoutIs, "--decide_rounds", p.DecideRounds, "must be >= 0")
 	}
 	if p.Antecedents != "" {
 		// A given spot set (inline or @file) is resolved to its inline
@@ -310,7 +344,7 @@ func (p *Params) Validate() error {
 		// sizes per language.
 		set, err := spotsig.ParseSpotSet(p.Antecedents)
 		if err != nil {
-			return Errorf("--antecedents=%q: %v", p.Antecedents, err)
+			return ParamErrorf(LayoutIsQuoted, "--antecedents", p.Antecedents, "%w", err)
 		}
 		parts := make([]string, len(set))
 		for i, a := range set {
@@ -319,10 +353,10 @@ func (p *Params) Validate() error {
 		p.Antecedents = strings.Join(parts, ",")
 	}
 	if err := p.checkMethod(); err != nil {
-		return Errorf("--method=%q: %v", p.Method, err)
+		return ParamErrorf(LayoutIsQuoted, "--method", p.Method, "%w", err)
 	}
 	if _, err := NewGrouping(*p); err != nil {
-		return Errorf("--matcher=%q: %v", p.Matcher, err)
+		return ParamErrorf(LayoutIsQuoted, "--matcher", p.Matcher, "%w", err)
 	}
 	return nil
 }
@@ -335,11 +369,11 @@ func (p *Params) Validate() error {
 func checkOutputName(out string) error {
 	switch {
 	case out == "-":
-		return Errorf("--output=-: the job writes a directory of files, not standard output; give a directory, gs:// or s3:// prefix")
+		return ParamErrorf(LayoutIs, "--output", out, "the job writes a directory of files, not standard output; give a directory, gs:// or s3:// prefix")
 	case strings.HasPrefix(out, "-"):
-		return Errorf("--output=%q looks like a flag, not a directory (--output needs a value: --output=DIR)", out)
+		return ParamErrorf("%s=%q %v", "--output", out, "looks like a flag, not a directory (--output needs a value: --output=DIR)")
 	case strings.ContainsAny(out, "*?["):
-		return Errorf("--output=%q: a directory name with a glob character (* ? [) cannot be listed back; choose another name", out)
+		return ParamErrorf(LayoutIsQuoted, "--output", out, "a directory name with a glob character (* ? [) cannot be listed back; choose another name")
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"errors"
+	"io/fs"
 	"strings"
 	"testing"
 
@@ -47,5 +49,36 @@ func TestValidateLang(t *testing.T) {
 	err := p.Validate()
 	if err == nil || !strings.Contains(err.Error(), "--lang") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("Validate(--lang=xx) = %v, want a one-line --lang error", err)
+	}
+}
+
+// A bad value is a *ParamError naming its flag and value; it unwraps to
+// ErrConfig and to its cause, and its message is the CLI's line.
+func TestParamError(t *testing.T) {
+	for _, tc := range []struct {
+		edit  func(*Config)
+		flag  string
+		cause error
+		msg   string
+	}{
+		{func(c *Config) { c.Tau = 0 }, "--tau", nil, "config: --tau=0: must be in (0, 1]"},
+		{func(c *Config) { c.IDFMin, c.IDFMax = 0.5, 0.4 }, "--idf_min", nil, "config: --idf_min=0.5 is above --idf_max=0.4"},
+		{func(c *Config) { c.Input = nil }, "--input", nil, "config: --input is required (comma-separated file globs)"},
+		{func(c *Config) { c.Output = "--tau" }, "--output", nil, `config: --output="--tau" looks like a flag, not a directory (--output needs a value: --output=DIR)`},
+		{func(c *Config) { c.Compression = "zip" }, "--compression", nil, `config: --compression="zip": want none or gzip`},
+		{func(c *Config) { c.Antecedents = "@/nonexistent/spots" }, "--antecedents", fs.ErrNotExist, `config: --antecedents="@/nonexistent/spots": open /nonexistent/spots: no such file or directory`},
+	} {
+		c := DefaultConfig()
+		c.Input, c.Output = []string{"in.warc.gz"}, "out"
+		tc.edit(&c)
+		err := c.ValidateValues()
+		var pe *ParamError
+		if !errors.As(err, &pe) || pe.Flag != tc.flag || !errors.Is(err, ErrConfig) || err.Error() != tc.msg {
+			t.Errorf("%s: %v (%#v)", tc.flag, err, pe)
+			continue
+		}
+		if tc.cause != nil && !errors.Is(err, tc.cause) {
+			t.Errorf("%s: %v does not unwrap to %v", tc.flag, err, tc.cause)
+		}
 	}
 }

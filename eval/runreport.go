@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // RunReport summarizes one job output directory for a person: what was
@@ -48,35 +50,23 @@ type RunReport struct {
 	candidates                dropCandidates
 }
 
-// runSummary is the part of summary.json the report reads.
-type runSummary struct {
-	Records       int            `json:"records"`
-	Documents     int            `json:"documents"`
-	Skipped       map[string]int `json:"skipped"`
-	Pairs         int            `json:"pairs"`
-	ExactCopies   int            `json:"exact_copies"`
-	SameSitePairs int            `json:"same_site_pairs"`
-	Kept          int            `json:"kept"`
-	Dropped       int            `json:"dropped"`
-	Parameters    config.Params  `json:"parameters"`
-	Run           struct {
-		Start string `json:"start"`
-	} `json:"run"`
-}
-
 // LoadRunReport reads summary.json, pairs-*.jsonl, decisions-*.jsonl and
 // clusters-*.jsonl of the job output directory dir (plain or gzipped),
 // and keeps up to samples dropped decisions for LoadSamples.
 func LoadRunReport(dir string, samples int) (*RunReport, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	b, err := os.ReadFile(filepath.Join(dir, output.SummaryFile))
 	if err != nil {
 		return nil, err
 	}
-	var sum runSummary
+	var sum output.Summary
 	if err := json.Unmarshal(b, &sum); err != nil {
-		return nil, fmt.Errorf("summary.json: %w", err)
+		return nil, fmt.Errorf("%s: %w", output.SummaryFile, err)
 	}
-	r := &RunReport{Dir: dir, Params: sum.Parameters, Tau: sum.Parameters.Tau, Start: sum.Run.Start,
+	var start string
+	if !sum.Run.Start.IsZero() {
+		start = sum.Run.Start.Format(time.RFC3339Nano)
+	}
+	r := &RunReport{Dir: dir, Params: sum.Parameters, Tau: sum.Parameters.Tau, Start: start,
 		Records: sum.Records, Documents: sum.Documents, Skipped: sum.Skipped,
 		Pairs: sum.Pairs, ExactCopies: sum.ExactCopies, SameSitePairs: sum.SameSitePairs,
 		ByMethod: map[string][2]int{}, ClusterSizes: map[int]int{}, DroppedByHost: map[string]int{},

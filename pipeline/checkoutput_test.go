@@ -13,7 +13,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
 	"github.com/ndd-beam/ndd-beam/config"
-	"github.com/ndd-beam/ndd-beam/transforms"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // objectStore is a filesystem registered with Beam under the scheme
@@ -104,7 +104,7 @@ func TestValidateProbesObjectStoreOutput(t *testing.T) {
 	ctx := context.Background()
 	cfg := testConfig(testdataGlobs(t))
 	cfg.Output = "objtest://bucket/out/"
-	probe := transforms.JoinPath(cfg.Output, transforms.ProbeFile)
+	probe := output.JoinPath(cfg.Output, output.ProbeFile)
 
 	if err := Validate(ctx, &cfg); err != nil {
 		t.Fatal(err)

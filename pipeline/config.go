@@ -11,8 +11,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/storage" // registers local, gs://, s3://, http(s)://
-	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
 // Validate is config.Config.ValidateValues plus the checks that need Beam's
@@ -22,11 +22,12 @@ import (
 // must be readable and name at least one path (its entries are not looked
 // at: a missing or bad one is a reject at run time); the
 // output directory must not hold files this job writes
-// (transforms.IsJobFile: an earlier run's outputs, _SUCCESS or temporary
+// (output.IsJobFile: an earlier run's outputs, _SUCCESS or temporary
 // files) unless c.Overwrite, and then no other files; and it must be
 // writable (checkOutput: a probe file is created and removed, locally or
-// through the output's filesystem). Errors wrap config.ErrConfig. Validate changes nothing
-// but creating a missing local output directory; see ClearOutput.
+// through the output's filesystem). Errors are *config.ParamError (they
+// wrap config.ErrConfig). Validate changes nothing but creating a missing
+// local output directory; see ClearOutput.
 func Validate(ctx context.Context, c *config.Config) error {
 	if err := c.ValidateValues(); err != nil {
 		return err
@@ -38,7 +39,7 @@ func Validate(ctx context.Context, c *config.Config) error {
 		return err
 	}
 	if storage.IsHTTP(c.Output) {
-		return config.Errorf("--output %q: http(s) is read-only; write to a local directory, gs:// or s3://", c.Output)
+		return config.ParamErrorf(config.LayoutQuoted, "--output", c.Output, "http(s) is read-only; write to a local directory, gs:// or s3://")
 	}
 	if _, err := usedOutput(ctx, c.Output, c.Overwrite); err != nil {
 		return err
@@ -48,7 +49,7 @@ func Validate(ctx context.Context, c *config.Config) error {
 
 // ClearOutput removes the files of an earlier run from c.Output when
 // c.Overwrite is set (after Validate accepted it): exactly the files
-// transforms.IsJobFile names, symlinks removed, never followed.
+// output.IsJobFile names, symlinks removed, never followed.
 func ClearOutput(ctx context.Context, c *config.Config) error {
 	if !c.Overwrite {
 		return nil
@@ -59,16 +60,16 @@ func ClearOutput(ctx context.Context, c *config.Config) error {
 	}
 	fs, err := storage.New(ctx, c.Output)
 	if err != nil {
-		return config.Errorf("--output %q: %v", c.Output, err)
+		return config.ParamErrorf(config.LayoutQuoted, "--output", c.Output, "%w", err)
 	}
 	defer fs.Close()
 	r, ok := fs.(filesystem.Remover)
 	if !ok {
-		return config.Errorf("--output %q: --overwrite: its filesystem cannot remove files", c.Output)
+		return config.ParamErrorf(config.LayoutQuoted, "--output", c.Output, "--overwrite: its filesystem cannot remove files")
 	}
 	for _, p := range ours {
 		if err := r.Remove(ctx, p); err != nil {
-			return config.Errorf("--overwrite: removing %s: %v", p, err)
+			return config.ParamErrorf(config.LayoutFlagOf, "--overwrite", nil, "removing %s: %w", p, err)
 		}
 	}
 	return nil
@@ -81,16 +82,16 @@ func ClearOutput(ctx context.Context, c *config.Config) error {
 func usedOutput(ctx context.Context, out string, overwrite bool) ([]string, error) {
 	fs, err := storage.New(ctx, out)
 	if err != nil {
-		return nil, config.Errorf("--output %q: %v", out, err)
+		return nil, config.ParamErrorf(config.LayoutQuoted, "--output", out, "%w", err)
 	}
 	defer fs.Close()
-	all, err := fs.List(ctx, transforms.JoinPath(out, "*"))
+	all, err := fs.List(ctx, output.JoinPath(out, "*"))
 	if err != nil {
-		return nil, config.Errorf("--output %q: listing it: %v", out, err)
+		return nil, config.ParamErrorf(config.LayoutQuoted, "--output", out, "listing it: %w", err)
 	}
 	var ours, foreign []string
 	for _, p := range all {
-		if transforms.IsJobFile(path.Base(p)) {
+		if output.IsJobFile(path.Base(p)) {
 			ours = append(ours, p)
 		} else {
 			foreign = append(foreign, path.Base(p))
@@ -104,9 +105,9 @@ func usedOutput(ctx context.Context, out string, overwrite bool) ([]string, erro
 		for i, p := range ours {
 			names[i] = path.Base(p)
 		}
-		return nil, config.Errorf("--output %q holds files of an earlier run (%s): pass --overwrite to replace them, or choose another directory", out, abbreviate(names))
+		return nil, config.ParamErrorf(config.LayoutQuotedIs, "--output", out, "holds files of an earlier run (%s): pass --overwrite to replace them, or choose another directory", abbreviate(names))
 	case overwrite && len(foreign) > 0:
-		return nil, config.Errorf("--output %q: --overwrite removes only files this job writes, and the directory holds others too: %s; move them or choose another directory", out, strings.Join(foreign, ", "))
+		return nil, config.ParamErrorf(config.LayoutQuoted, "--output", out, "--overwrite removes only files this job writes, and the directory holds others too: %s; move them or choose another directory", strings.Join(foreign, ", "))
 	}
 	return ours, nil
 }
@@ -123,34 +124,34 @@ func abbreviate(names []string) string {
 func checkInput(ctx context.Context, globs []string, prefix string) error {
 	for _, g := range globs {
 		if strings.TrimSpace(g) == "" {
-			return config.Errorf("--input has an empty glob")
+			return config.ParamErrorf(config.LayoutFlag, "--input", nil, "has an empty glob")
 		}
 		if list, ok := strings.CutPrefix(g, "@"); ok {
 			if _, err := storage.ReadList(ctx, list, prefix); err != nil {
-				return config.Errorf("--input %q: %v", g, err)
+				return config.ParamErrorf(config.LayoutQuoted, "--input", g, "%w", err)
 			}
 			continue
 		}
 		if files, isDir, err := storage.WARCFilesIn(g); isDir {
 			if err != nil {
-				return config.Errorf("--input %q: %v", g, err)
+				return config.ParamErrorf(config.LayoutQuoted, "--input", g, "%w", err)
 			}
 			if len(files) == 0 {
-				return config.Errorf("--input %q is a directory with no %s file in it (subdirectories are not read; give a glob such as %s)", g, strings.Join(storage.WARCSuffixes, " or "), transforms.JoinPath(g, "*/*.warc.gz"))
+				return config.ParamErrorf(config.LayoutQuotedIs, "--input", g, "is a directory with no %s file in it (subdirectories are not read; give a glob such as %s)", strings.Join(storage.WARCSuffixes, " or "), output.JoinPath(g, "*/*.warc.gz"))
 			}
 			continue
 		}
 		fs, err := storage.New(ctx, g)
 		if err != nil {
-			return config.Errorf("--input %q: %v", g, err)
+			return config.ParamErrorf(config.LayoutQuoted, "--input", g, "%w", err)
 		}
 		files, err := fs.List(ctx, g)
 		fs.Close()
 		if err != nil {
-			return config.Errorf("--input %q: %v", g, err)
+			return config.ParamErrorf(config.LayoutQuoted, "--input", g, "%w", err)
 		}
 		if len(files) == 0 {
-			return config.Errorf("--input %q matches no file", g)
+			return config.ParamErrorf(config.LayoutQuotedIs, "--input", g, "matches no file")
 		}
 	}
 	return nil
@@ -158,7 +159,7 @@ func checkInput(ctx context.Context, globs []string, prefix string) error {
 
 // checkOutput checks that the job can write to out before any input is
 // read: a local output directory is created, and a probe file
-// (transforms.ProbeFile) created in it (O_EXCL, so never through a symlink)
+// (output.ProbeFile) created in it (O_EXCL, so never through a symlink)
 // and removed; any other output (gs://, s3://, any scheme registered with
 // Beam's filesystem registry) gets the probe written, closed (which commits
 // it on object stores) and removed through its filesystem. A filesystem
@@ -167,10 +168,10 @@ func checkInput(ctx context.Context, globs []string, prefix string) error {
 func checkOutput(ctx context.Context, out string) error {
 	fs, err := storage.New(ctx, out)
 	if err != nil {
-		return config.Errorf("--output %q: %v", out, err)
+		return config.ParamErrorf(config.LayoutQuoted, "--output", out, "%w", err)
 	}
 	defer fs.Close()
-	probe := transforms.JoinPath(out, transforms.ProbeFile)
+	probe := output.JoinPath(out, output.ProbeFile)
 	if strings.Contains(out, "://") {
 		rm, ok := fs.(filesystem.Remover)
 		if !ok {
@@ -184,7 +185,7 @@ func checkOutput(ctx context.Context, out string) error {
 			}
 		}
 		if err != nil {
-			return config.Errorf("--output %q is not writable: %v", out, err)
+			return config.ParamErrorf(config.LayoutQuotedIs, "--output", out, "is not writable: %w", err)
 		}
 		return nil
 	}
@@ -203,7 +204,7 @@ func checkOutput(ctx context.Context, out string) error {
 		os.Remove(probe)
 	}
 	if err != nil {
-		return config.Errorf("--output %q is not writable: %v", out, err)
+		return config.ParamErrorf(config.LayoutQuotedIs, "--output", out, "is not writable: %w", err)
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/eval"
-	"github.com/ndd-beam/ndd-beam/transforms"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // jobDecisions are a run's decisions and clusters, each as sorted JSON
@@ -80,7 +80,7 @@ func checkDecisions(t *testing.T, dir string, cfg config.Config) jobDecisions {
 		t.Errorf("%d decision lines, want one per page: %d documents + %d no-signatures + %d too-few-signatures", len(ds), sum.Documents,
 			sum.Skipped[dedup.ReasonNoSignatures], sum.Skipped[dedup.ReasonTooFewSignatures])
 	}
-	if sum.Kept != kept || sum.Dropped != dropped || sum.SchemaVersion != transforms.SchemaVersion {
+	if sum.Kept != kept || sum.Dropped != dropped || sum.SchemaVersion != output.SchemaVersion {
 		t.Errorf("summary kept %d dropped %d schema %d; lines: kept %d dropped %d", sum.Kept, sum.Dropped, sum.SchemaVersion, kept, dropped)
 	}
 	if fmt.Sprint(hist) != fmt.Sprint(sum.ClusterSizes) {

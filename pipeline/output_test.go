@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/ndd-beam/ndd-beam/config"
-	"github.com/ndd-beam/ndd-beam/transforms"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // dirNames lists a directory's entries.
@@ -39,7 +39,7 @@ func TestOutputCommitAndOverwrite(t *testing.T) {
 	if err := os.WriteFile(victim, []byte("precious\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"pairs-00000-of-00001.jsonl", transforms.SummaryFile, transforms.SuccessFile} {
+	for _, name := range []string{"pairs-00000-of-00001.jsonl", output.SummaryFile, output.SuccessFile} {
 		if err := os.Symlink(victim, filepath.Join(out, name)); err != nil {
 			t.Fatal(err)
 		}
@@ -59,8 +59,8 @@ func TestOutputCommitAndOverwrite(t *testing.T) {
 	if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
 		t.Errorf("a symlink in the output directory was followed: its target holds %q", b)
 	}
-	want := []string{transforms.SuccessFile, "clusters-00000-of-00001.jsonl", "decisions-00000-of-00001.jsonl",
-		"pairs-00000-of-00001.jsonl", "rejects-00000-of-00001.jsonl", transforms.SummaryFile}
+	want := []string{output.SuccessFile, "clusters-00000-of-00001.jsonl", "decisions-00000-of-00001.jsonl",
+		"pairs-00000-of-00001.jsonl", "rejects-00000-of-00001.jsonl", output.SummaryFile}
 	if got := dirNames(t, dir); !slices.Equal(got, want) {
 		t.Errorf("output directory holds %q, want %q", got, want)
 	}
@@ -75,7 +75,7 @@ func TestOutputCommitAndOverwrite(t *testing.T) {
 	again := cfg
 	again.Overwrite = false
 	again.Shards = 3
-	if err := Validate(ctx, &again); err == nil || !strings.Contains(err.Error(), "earlier run") || !strings.Contains(err.Error(), transforms.SuccessFile) {
+	if err := Validate(ctx, &again); err == nil || !strings.Contains(err.Error(), "earlier run") || !strings.Contains(err.Error(), output.SuccessFile) {
 		t.Errorf("used directory: Validate = %v", err)
 	}
 	if got := dirNames(t, dir); !slices.Equal(got, want) {
@@ -99,7 +99,7 @@ func TestOutputCommitAndOverwrite(t *testing.T) {
 
 	// --overwrite alone: the earlier run's files go, a 3-shard run replaces them.
 	os.Remove(filepath.Join(dir, "notes.txt"))
-	os.WriteFile(filepath.Join(dir, transforms.TempPrefix+"0123456789abcdef-pairs-00000-of-00001.jsonl"), []byte("killed run"), 0o644)
+	os.WriteFile(filepath.Join(dir, output.TempPrefix+"0123456789abcdef-pairs-00000-of-00001.jsonl"), []byte("killed run"), 0o644)
 	if err := Validate(ctx, &again); err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestOutputCommitAndOverwrite(t *testing.T) {
 		t.Errorf("--overwrite left %q", got)
 	}
 	runJob(t, "direct", again)
-	if got := dirNames(t, dir); len(got) != 4*3+2 || !slices.Contains(got, transforms.SuccessFile) {
+	if got := dirNames(t, dir); len(got) != 4*3+2 || !slices.Contains(got, output.SuccessFile) {
 		t.Errorf("3-shard run over a 1-shard run: %q", got)
 	}
 }

@@ -20,7 +20,7 @@
 //   - clusters-SSSSS-of-NNNNN.jsonl: each kept page with the pages it
 //     drops (see dedup.Cluster);
 //   - summary.json: counts with records == documents + Σ skipped, and the
-//     parameters (see transforms.Summary);
+//     parameters (see output.Summary);
 //   - _SUCCESS: empty, written last (transforms.Outputs.Commit).
 //
 // Every file is written under a temporary name (.ndd-beam-tmp-<run ID>-…)
@@ -34,9 +34,11 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core"
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/index"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
@@ -83,13 +85,13 @@ func Build(s beam.Scope, cfg config.Config) error {
 		return err
 	}
 
-	out := &transforms.Outputs{Dir: cfg.Output, Shards: cfg.Shards, RunID: transforms.NewRunID(),
+	out := &transforms.Outputs{Dir: cfg.Output, Shards: cfg.Shards, RunID: output.NewRunID(),
 		Gzip: cfg.Compression == config.CompressionGzip}
 	transforms.WritePairs(s, out, beam.Flatten(s, transforms.FoundRecords(s, found), transforms.ExactPairs(s, groups.Copies)))
 	transforms.WriteDecisions(s, out, decided)
 	transforms.WriteRejects(s, st, out, beam.Flatten(s, readRejects, extractRejects, idfRejects))
-	base := transforms.Summary{Parameters: p, Input: cfg.Input, Output: cfg.Output, Shards: cfg.Shards,
-		Run: transforms.NewRunInfo(out.RunID, cfg.Runner)}
+	base := output.Summary{Parameters: p, Input: cfg.Input, Output: cfg.Output, Shards: cfg.Shards,
+		Run: output.NewRunInfo(out.RunID, cfg.Runner, core.SdkVersion)}
 	base.Against = cfg.Against
 	if cfg.WriteIndex != "" {
 		base.IndexDir, base.IndexSegment = cfg.WriteIndex, index.SegmentName(out.RunID)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/transforms"
 )
@@ -70,10 +71,10 @@ func readFile(t *testing.T, path string) string {
 	return string(b)
 }
 
-func readSummary(t *testing.T, dir string) transforms.Summary {
+func readSummary(t *testing.T, dir string) output.Summary {
 	t.Helper()
-	var s transforms.Summary
-	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(dir, transforms.SummaryFile))), &s); err != nil {
+	var s output.Summary
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(dir, output.SummaryFile))), &s); err != nil {
 		t.Fatalf("summary.json: %v", err)
 	}
 	return s
@@ -89,7 +90,7 @@ func readLines(t *testing.T, dir, prefix string, shards int) []string {
 	}
 	var lines []string
 	for i := range shards {
-		text := readFile(t, filepath.Join(dir, transforms.ShardName(prefix, i, shards)))
+		text := readFile(t, filepath.Join(dir, output.ShardName(prefix, i, shards)))
 		if text != "" && !strings.HasSuffix(text, "\n") {
 			t.Fatalf("%s shard %d does not end in a newline", prefix, i)
 		}
@@ -137,7 +138,7 @@ func readPairs(t *testing.T, dir string, shards int) map[pairKey]bool {
 
 // checkAccounting checks records == documents + Σ skipped and that the
 // rejects files hold exactly the skipped records, reason by reason.
-func checkAccounting(t *testing.T, dir string, shards int) transforms.Summary {
+func checkAccounting(t *testing.T, dir string, shards int) output.Summary {
 	t.Helper()
 	sum := readSummary(t, dir)
 	if sum.Records != sum.Documents+sum.SkippedTotal() {

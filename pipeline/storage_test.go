@@ -28,9 +28,9 @@ import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/eval"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/storage"
 	"github.com/ndd-beam/ndd-beam/storage/httpfs"
-	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
 // storageWARCs are the real WARC files the storage tests put on each
@@ -44,7 +44,7 @@ var storageWARCs = []string{"aut__example.warc.gz", "dolma__sample-0000.warc.gz"
 type jobOutputs struct {
 	names   []string
 	lines   map[string][]string // "pairs", "decisions", "clusters", "rejects" -> sorted lines
-	summary transforms.Summary
+	summary output.Summary
 }
 
 func readOutputs(t *testing.T, dir, inputDir string) jobOutputs {
@@ -55,7 +55,7 @@ func readOutputs(t *testing.T, dir, inputDir string) jobOutputs {
 		t.Fatal(err)
 	}
 	defer fs.Close()
-	paths, err := fs.List(ctx, transforms.JoinPath(dir, "*"))
+	paths, err := fs.List(ctx, output.JoinPath(dir, "*"))
 	if err != nil {
 		t.Fatalf("listing %s: %v", dir, err)
 	}
@@ -72,7 +72,7 @@ func readOutputs(t *testing.T, dir, inputDir string) jobOutputs {
 		if err != nil {
 			t.Fatalf("reading %s: %v", p, err)
 		}
-		if strings.HasSuffix(name, transforms.GzipSuffix) {
+		if strings.HasSuffix(name, output.GzipSuffix) {
 			zr, err := gzip.NewReader(bytes.NewReader(b))
 			if err != nil {
 				t.Fatalf("%s: %v", p, err)
@@ -83,11 +83,11 @@ func readOutputs(t *testing.T, dir, inputDir string) jobOutputs {
 		}
 		text := strings.ReplaceAll(string(b), strings.TrimSuffix(inputDir, "/")+"/", "<IN>/")
 		switch {
-		case name == transforms.SummaryFile:
+		case name == output.SummaryFile:
 			if err := json.Unmarshal([]byte(text), &out.summary); err != nil {
 				t.Fatalf("%s: %v", p, err)
 			}
-		case strings.HasSuffix(name, ".jsonl"), strings.HasSuffix(name, ".jsonl"+transforms.GzipSuffix):
+		case strings.HasSuffix(name, ".jsonl"), strings.HasSuffix(name, ".jsonl"+output.GzipSuffix):
 			kind, _, _ := strings.Cut(name, "-")
 			for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
 				if l != "" {
@@ -104,8 +104,8 @@ func readOutputs(t *testing.T, dir, inputDir string) jobOutputs {
 }
 
 // wantNames are the files of a finished run with one shard each.
-var wantNames = []string{transforms.SuccessFile, "clusters-00000-of-00001.jsonl", "decisions-00000-of-00001.jsonl",
-	"pairs-00000-of-00001.jsonl", "rejects-00000-of-00001.jsonl", transforms.SummaryFile}
+var wantNames = []string{output.SuccessFile, "clusters-00000-of-00001.jsonl", "decisions-00000-of-00001.jsonl",
+	"pairs-00000-of-00001.jsonl", "rejects-00000-of-00001.jsonl", output.SummaryFile}
 
 // storageConfig is testConfig with the paper's pair rule (no same-site
 // threshold), so that the 2008 archive.org crawl gives many pairs of its
@@ -446,7 +446,7 @@ func TestJobGzipOutputs(t *testing.T) {
 			if strings.HasSuffix(n, ".jsonl") {
 				t.Errorf("%s: %s not compressed", dir, n)
 			}
-			got.names[i] = strings.TrimSuffix(n, transforms.GzipSuffix)
+			got.names[i] = strings.TrimSuffix(n, output.GzipSuffix)
 		}
 		sameOutputs(t, got, ref, nil)
 	}

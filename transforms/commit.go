@@ -3,67 +3,25 @@ package transforms
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/storage"
 )
 
-// Output commit: every output file is first written under a
-// temporary name in the output directory, TempPrefix + run ID + "-" + its
-// final name (a dot file that no pairs-*.jsonl glob matches), and Commit
-// renames them all to their final names once every one is written, then
-// writes SuccessFile last. A run that dies before the commit leaves only
-// temporary names and no SuccessFile; a reader trusts a directory only when
-// SuccessFile is there.
+// Output commit (the protocol: package output): every file is written
+// under its temporary name (output.TempPath), and Outputs.Commit renames
+// them all once every one is written, then writes output.SuccessFile.
 
 func init() {
 	registerDoFn(&commitFn{})
-}
-
-// SuccessFile is written last into the output directory, empty, once every
-// other output has its final name.
-const SuccessFile = "_SUCCESS"
-
-// TempPrefix starts the temporary name of every output file.
-const TempPrefix = ".ndd-beam-tmp-"
-
-// ProbeFile is the file the launch-time check writes and removes to check
-// that the output directory is writable.
-const ProbeFile = ".ndd-beam-write-probe"
-
-// shardedOutputs are the prefixes of the sharded outputs
-// (<prefix>-SSSSS-of-NNNNN.jsonl).
-var shardedOutputs = []string{"pairs", "rejects", "decisions", "clusters"}
-
-var shardRE = regexp.MustCompile(`^(pairs|rejects|decisions|clusters)-[0-9]{5}-of-[0-9]{5}\.jsonl(\.gz)?$`)
-
-// GzipSuffix ends the name of a gzip-compressed shard (Outputs.Gzip).
-const GzipSuffix = ".gz"
-
-// IsJobFile reports whether name (a file name, no directory) is one this
-// job writes into its output directory: a shard of any --shards, summary.json,
-// _SUCCESS, a temporary name or the write probe. --overwrite removes exactly
-// these.
-func IsJobFile(name string) bool {
-	return shardRE.MatchString(name) || name == SummaryFile || name == SuccessFile ||
-		strings.HasPrefix(name, TempPrefix) || name == ProbeFile
-}
-
-// NewRunID returns a fresh random run ID (16 hex digits) for Outputs.
-func NewRunID() string {
-	var b [8]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }
 
 // Outputs says where the job writes: the output directory (local path or
@@ -75,7 +33,7 @@ type Outputs struct {
 	Shards int
 	RunID  string
 	// Gzip writes the sharded outputs gzip-compressed, as
-	// <prefix>-SSSSS-of-NNNNN.jsonl.gz (GzipSuffix).
+	// <prefix>-SSSSS-of-NNNNN.jsonl.gz (output.GzipSuffix).
 	Gzip bool
 
 	written []beam.PCollection
@@ -83,10 +41,9 @@ type Outputs struct {
 	spill   int // bytes of lines spillRunsFn holds before writing runs; 0: spillBytes (tests set it small)
 }
 
-// TempPath is the temporary path of the output file name.
-func (o *Outputs) TempPath(name string) string {
-	return JoinPath(o.Dir, TempPrefix+o.RunID+"-"+name)
-}
+// TempPath is the temporary path of the output file name
+// (output.TempPath).
+func (o *Outputs) TempPath(name string) string { return output.TempPath(o.Dir, o.RunID, name) }
 
 // add records the writer of the files called names, which emits their
 // names to written once it wrote them.
@@ -99,7 +56,7 @@ func (o *Outputs) add(written beam.PCollection, names ...string) {
 // to its final name, after all of them are written (they reach it as a side
 // input), checks that they are exactly the files the writers were added
 // for, removes the sorted runs of WriteLines (and of failed attempts), and
-// then writes SuccessFile. It is idempotent: a retried commit skips the
+// then writes output.SuccessFile. It is idempotent: a retried commit skips the
 // files already renamed.
 func (o *Outputs) Commit(s beam.Scope) {
 	s = s.Scope("Commit")
@@ -132,17 +89,17 @@ func (fn *commitFn) ProcessElement(ctx context.Context, _ []byte, written func(*
 	}
 	defer fs.Close()
 	for _, name := range got {
-		if err := rename(ctx, fs, o.TempPath(name), JoinPath(fn.Dir, name)); err != nil {
+		if err := rename(ctx, fs, o.TempPath(name), output.JoinPath(fn.Dir, name)); err != nil {
 			return fmt.Errorf("commit: %w", err)
 		}
 	}
 	if err := removeRuns(ctx, fs, o); err != nil {
 		return fmt.Errorf("commit: removing sorted runs: %w", err)
 	}
-	if err := writeFile(ctx, o.TempPath(SuccessFile), func(*bufio.Writer) error { return nil }); err != nil {
+	if err := writeFile(ctx, o.TempPath(output.SuccessFile), func(*bufio.Writer) error { return nil }); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
-	if err := rename(ctx, fs, o.TempPath(SuccessFile), JoinPath(fn.Dir, SuccessFile)); err != nil {
+	if err := rename(ctx, fs, o.TempPath(output.SuccessFile), output.JoinPath(fn.Dir, output.SuccessFile)); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
 	return nil

@@ -17,6 +17,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
@@ -226,9 +227,9 @@ func TestFilterIDFComposite(t *testing.T) {
 			passert.Equals(s, beam.ParDo(s, rejectSummary, rejects), strs(wantRejects)...)
 			passert.Equals(s, beam.ParDo(s, pageSummary, unsigned), strs(wantUnsigned)...)
 			passert.Equals(s, beam.ParDo(s, statLine, st.Collection(s)),
-				fmt.Sprintf("%s=%d", StatSignaturesBeforeIDF, before),
-				fmt.Sprintf("%s=%d", StatSignaturesAfterIDF, after),
-				fmt.Sprintf("%s=%d", StatDocuments, len(want)))
+				fmt.Sprintf("%s=%d", output.StatSignaturesBeforeIDF, before),
+				fmt.Sprintf("%s=%d", output.StatSignaturesAfterIDF, after),
+				fmt.Sprintf("%s=%d", output.StatDocuments, len(want)))
 			ptest.RunAndValidate(t, pl)
 		})
 	}
@@ -301,10 +302,10 @@ func TestMatchGroupsComposite(t *testing.T) {
 			}
 			passert.Equals(s, beam.ParDo(s, foundSummary, found), strs(want)...)
 			passert.Empty(s, beam.ParDo(s, &foundBatchesFn{Batch: batchOf}, found))
-			passert.Equals(s, beam.ParDo(s, &statOf{Name: StatPairs}, st.Collection(s)), statLine(StatPairs, len(want)))
+			passert.Equals(s, beam.ParDo(s, &statOf{Name: output.StatPairs}, st.Collection(s)), statLine(output.StatPairs, len(want)))
 			if c.split > 0 {
 				// Split: every task is smaller than the largest group.
-				passert.Empty(s, beam.ParDo(s, &statAbove{Name: StatLargestGroupSignatures, Max: largest - 1}, st.Collection(s)))
+				passert.Empty(s, beam.ParDo(s, &statAbove{Name: output.StatLargestGroupSignatures, Max: largest - 1}, st.Collection(s)))
 			}
 			ptest.RunAndValidate(t, pl)
 		})
@@ -320,18 +321,18 @@ func TestWriteLinesComposite(t *testing.T) {
 	if err := os.WriteFile(victim, []byte("precious\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(victim, filepath.Join(dir, ShardName("x", 1, 3))); err != nil {
+	if err := os.Symlink(victim, filepath.Join(dir, output.ShardName("x", 1, 3))); err != nil {
 		t.Fatal(err)
 	}
 	lines := []string{"c", "a", "b", "e", "d", "f", "g"}
 	pl, s := beam.NewPipelineWithRoot()
-	out := &Outputs{Dir: dir, Shards: 3, RunID: NewRunID()}
+	out := &Outputs{Dir: dir, Shards: 3, RunID: output.NewRunID()}
 	WriteLines(s, out, "x", beam.CreateList(s, lines))
 	out.Commit(s)
 	ptest.RunAndValidate(t, pl)
 	var got []string
 	for i := range 3 {
-		path := filepath.Join(dir, ShardName("x", i, 3))
+		path := filepath.Join(dir, output.ShardName("x", i, 3))
 		if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
 			t.Fatalf("%s: not a regular file (%v)", path, err)
 		}
@@ -358,7 +359,7 @@ func TestWriteLinesComposite(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	want := []string{SuccessFile, ShardName("x", 0, 3), ShardName("x", 1, 3), ShardName("x", 2, 3)}
+	want := []string{output.SuccessFile, output.ShardName("x", 0, 3), output.ShardName("x", 1, 3), output.ShardName("x", 2, 3)}
 	if !slices.Equal(names, want) {
 		t.Errorf("output directory holds %q, want %q", names, want)
 	}
@@ -369,26 +370,14 @@ func TestWriteLinesComposite(t *testing.T) {
 func TestCommitChecksFiles(t *testing.T) {
 	dir := t.TempDir()
 	pl, s := beam.NewPipelineWithRoot()
-	out := &Outputs{Dir: dir, Shards: 1, RunID: NewRunID()}
+	out := &Outputs{Dir: dir, Shards: 1, RunID: output.NewRunID()}
 	WriteLines(s, out, "x", beam.CreateList(s, []string{"a"}))
 	out.expect = append(out.expect, "missing.jsonl")
 	out.Commit(s)
 	if err := ptest.Run(pl); err == nil || !strings.Contains(err.Error(), "missing.jsonl") {
 		t.Errorf("commit with a missing file: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, SuccessFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, output.SuccessFile)); err == nil {
 		t.Error("_SUCCESS written after a failed commit")
-	}
-}
-
-func TestIsJobFile(t *testing.T) {
-	for name, want := range map[string]bool{
-		"pairs-00000-of-00001.jsonl": true, "clusters-00003-of-00010.jsonl": true, "summary.json": true,
-		"_SUCCESS": true, ".ndd-beam-tmp-0123-summary.json": true, ProbeFile: true,
-		"pairs-0-of-1.jsonl": false, "report.md": false, "notes.txt": false, "pairs-00000-of-00001.jsonl.bak": false,
-	} {
-		if got := IsJobFile(name); got != want {
-			t.Errorf("IsJobFile(%q) = %v, want %v", name, got, want)
-		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // The outputs of Decide: clusters formed from the dropped pages, the
@@ -18,7 +19,7 @@ func decisionStats(s beam.Scope, st *Stats, r DecideResult) {
 	st.Add(beam.CombinePerKey(s, sumInt, beam.Flatten(s,
 		beam.ParDo(s, &decisionStatFn{}, r.Decisions),
 		beam.ParDo(s, clusterStat, r.ClusterSizes))))
-	st.Sum(s, StatDecideResidual, r.Residual)
+	st.Sum(s, output.StatDecideResidual, r.Residual)
 }
 
 // decisionStatFn counts a decision as kept or dropped, and a dropped page
@@ -29,21 +30,21 @@ type decisionStatFn struct{}
 func (*decisionStatFn) ProcessElement(ctx context.Context, d Decided, emit func(string, int)) {
 	if d.Line.Keep {
 		decideKept.Inc(ctx, 1)
-		emit(StatKept, 1)
+		emit(output.StatKept, 1)
 		return
 	}
 	decideDropped.Inc(ctx, 1)
-	emit(StatDropped, 1)
+	emit(output.StatDropped, 1)
 	if d.Line.Jaccard == 1 {
 		decideExact.Inc(ctx, 1)
-		emit(StatDroppedExact, 1)
+		emit(output.StatDroppedExact, 1)
 	}
 	if d.Line.KeptBySegment != "" {
-		emit(StatDroppedForIndex, 1)
+		emit(output.StatDroppedForIndex, 1)
 	}
 }
 
-func clusterStat(size int) (string, int) { return statClusterPrefix + strconv.Itoa(size), 1 }
+func clusterStat(size int) (string, int) { return output.StatClusterSizePrefix + strconv.Itoa(size), 1 }
 
 // dropKey keys each dropped page by the kept page that dropped it.
 func dropKey(d Decided, emit func(string, Decided)) {
@@ -73,8 +74,8 @@ func (*clusterFn) ProcessElement(_ string, dropped func(*Decided) bool, emit fun
 // (ClusterRecord) to <out.Dir>/clusters-SSSSS-of-NNNNN.jsonl, see WriteLines.
 func WriteDecisions(s beam.Scope, out *Outputs, r DecideResult) {
 	s = s.Scope("WriteDecisions")
-	WriteLines(s, out, "decisions", beam.ParDo(s, decisionLine, r.Decisions))
-	WriteLines(s, out, "clusters", beam.ParDo(s, clusterLine, r.Clusters))
+	WriteLines(s, out, output.Decisions, beam.ParDo(s, decisionLine, r.Decisions))
+	WriteLines(s, out, output.Clusters, beam.ParDo(s, clusterLine, r.Clusters))
 }
 
 func decisionLine(d Decided) (string, error) { return jsonLine(d.Line) }

@@ -24,10 +24,17 @@
 //     in-memory matcher of the Grouping chosen by config.NewGrouping on each
 //     group, or on a grid of tasks for a group above --max_group_signatures.
 //   - Decide: keep/drop for every page (match.DecideSequential's rule in
-//     rounds), clusters.
+//     rounds), clusters. FoundRecords and ExactPairs give the pairs lines.
+//   - With an index of earlier runs' kept pages: ReadIndex, ExactAgainst,
+//     MatchAgainst and DecideAgainst decide new pages against it; WriteIndex
+//     adds the pages a run kept as a segment (package index).
 //   - WritePairs, WriteRejects, WriteDecisions, WriteLines, WriteSummary and
-//     Outputs.Commit: the job's output contract (sorted shards, summary.json,
-//     _SUCCESS last).
+//     Outputs.Commit write the job's output contract, whose names, summary
+//     and statistics table are package output's (sorted shards,
+//     summary.json, _SUCCESS last). Stats gathers each stage's statistics
+//     for WriteSummary.
+//
+// The DoFns are unexported: the composites are the package's API.
 //
 // # Element types
 //

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 func init() {
@@ -69,7 +70,7 @@ func CollapseExact(s beam.Scope, st *Stats, batches beam.PCollection) Collapsed 
 	head := beam.CombinePerKey(s, mergeGroupHeads, heads)
 	marks, copies, members := beam.ParDo3(s, &collapseFn{}, beam.CoGroupByKey(s, keyed, head))
 	reps := beam.ParDo(s, &applyMarksFn{}, beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, batches), marks))
-	st.Count(s, StatExactCopies, copies)
+	st.Count(s, output.StatExactCopies, copies)
 	return Collapsed{Reps: reps, Copies: copies, Members: members}
 }
 

@@ -13,10 +13,11 @@ import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 func init() {
-	registerDoFn(&ExtractFn{})
+	registerDoFn(&extractFn{})
 	register.Emitter1[Batch]()
 	register.Emitter1[Page]()
 	register.Emitter2[string, int]()
@@ -40,22 +41,22 @@ var (
 // DropSharedBlocks counts it).
 func Extract(s beam.Scope, st *Stats, candidates beam.PCollection, p config.Params) (batches, rejects, unsigned beam.PCollection) {
 	s = s.Scope("Extract")
-	out := beam.ParDoN(s, &ExtractFn{Params: p}, candidates)
+	out := beam.ParDoN(s, &extractFn{Params: p}, candidates)
 	st.Add(beam.CombinePerKey(s, sumInt, out[2]))
 	return out[0], out[1], out[3]
 }
 
-// ExtractFn builds its Signer once per worker (Setup) and signs each
+// extractFn builds its Signer once per worker (Setup) and signs each
 // candidate's payload. Signing is most of a local run's CPU, and a runner
 // may call a DoFn from one goroutine only (Beam's direct runner does), so
-// ExtractFn signs on every core itself: each candidate goes to one of
+// extractFn signs on every core itself: each candidate goes to one of
 // GOMAXPROCS workers, at most 4 × GOMAXPROCS are in flight, and results are
 // taken in input order on the calling goroutine (the oldest is waited for
 // once that many are in flight, the rest in FinishBundle). Documents are
 // gathered into Batches of the bundle (maxBatchDocs, maxBatchBytes), and
 // statistics are summed per bundle: the outputs are those of signing one
 // candidate after the other.
-type ExtractFn struct {
+type extractFn struct {
 	Params config.Params
 	signer dedup.Signer
 	policy match.Policy
@@ -79,7 +80,7 @@ type signing struct {
 }
 
 // sign signs j's candidate; a panic is kept in j, not raised.
-func (fn *ExtractFn) sign(ctx context.Context, j *signing) {
+func (fn *extractFn) sign(ctx context.Context, j *signing) {
 	defer func() {
 		if r := recover(); r != nil {
 			j.panicked = fmt.Sprintf("%v\n%s", r, debug.Stack())
@@ -91,7 +92,7 @@ func (fn *ExtractFn) sign(ctx context.Context, j *signing) {
 }
 
 // Setup builds the Signer and the keep policy from Params.
-func (fn *ExtractFn) Setup() error {
+func (fn *extractFn) Setup() error {
 	s, err := dedup.NewSigner(fn.Params)
 	if err != nil {
 		return err
@@ -102,7 +103,7 @@ func (fn *ExtractFn) Setup() error {
 }
 
 // StartBundle starts the workers.
-func (fn *ExtractFn) StartBundle(ctx context.Context, _ func(Batch), _ func(Reject), _ func(string, int), _ func(Page)) {
+func (fn *extractFn) StartBundle(ctx context.Context, _ func(Batch), _ func(Reject), _ func(string, int), _ func(Page)) {
 	fn.work, fn.pending, fn.batch, fn.stats = make(chan *signing), fn.pending[:0], batcher{}, map[string]int{}
 	for range runtime.GOMAXPROCS(0) {
 		fn.workers.Add(1)
@@ -117,7 +118,7 @@ func (fn *ExtractFn) StartBundle(ctx context.Context, _ func(Batch), _ func(Reje
 
 // ProcessElement hands one candidate to the workers (dedup.Sign) and takes
 // the oldest results once 4 × GOMAXPROCS are in flight.
-func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, batch func(Batch), reject func(Reject), stat func(string, int), unsigned func(Page)) {
+func (fn *extractFn) ProcessElement(ctx context.Context, c Candidate, batch func(Batch), reject func(Reject), stat func(string, int), unsigned func(Page)) {
 	j := &signing{c: c, done: make(chan struct{})}
 	fn.pending = append(fn.pending, j)
 	fn.work <- j
@@ -128,7 +129,7 @@ func (fn *ExtractFn) ProcessElement(ctx context.Context, c Candidate, batch func
 
 // FinishBundle stops the workers and emits what is still in flight, the
 // last batch and the bundle's statistics.
-func (fn *ExtractFn) FinishBundle(ctx context.Context, batch func(Batch), reject func(Reject), stat func(string, int), unsigned func(Page)) {
+func (fn *extractFn) FinishBundle(ctx context.Context, batch func(Batch), reject func(Reject), stat func(string, int), unsigned func(Page)) {
 	close(fn.work)
 	fn.workers.Wait()
 	for len(fn.pending) > 0 {
@@ -142,7 +143,7 @@ func (fn *ExtractFn) FinishBundle(ctx context.Context, batch func(Batch), reject
 
 // takeOldest waits for the oldest candidate in flight and passes its
 // results on.
-func (fn *ExtractFn) takeOldest(ctx context.Context, batch func(Batch), reject func(Reject), unsigned func(Page)) {
+func (fn *extractFn) takeOldest(ctx context.Context, batch func(Batch), reject func(Reject), unsigned func(Page)) {
 	j := fn.pending[0]
 	fn.pending[0] = nil
 	fn.pending = fn.pending[1:]
@@ -161,10 +162,10 @@ func (fn *ExtractFn) takeOldest(ctx context.Context, batch func(Batch), reject f
 	}
 	for _, name := range d.Capped {
 		beam.NewCounter("extract", "capped-"+name).Inc(ctx, 1)
-		fn.stats[statCappedPrefix+name]++
+		fn.stats[output.StatCappedPrefix+name]++
 	}
 	if d.Lang != "" && len(d.Blocks) == 0 { // with blocks, the language is known after the shared blocks (resolveBatchFn)
-		fn.stats[statLanguagePrefix+d.Lang]++
+		fn.stats[output.StatLanguagePrefix+d.Lang]++
 	}
 	extractDocs.Inc(ctx, 1)
 	progress.documents.Add(1)

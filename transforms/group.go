@@ -17,6 +17,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/internal/hashx"
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
@@ -26,12 +27,12 @@ func init() {
 	register.Function2x1[GroupSize, GroupSize, GroupSize](addGroupSizes)
 	register.Function2x2[uint64, Batch, uint64, GroupSize](partGroupSize)
 	register.Function2x1[uint64, GroupSize, GroupSize](withGroupKey)
-	registerDoFn(&KeyByTaskFn{})
-	registerDoFn(&MatchTasksFn{})
+	registerDoFn(&keyByTaskFn{})
+	registerDoFn(&matchTasksFn{})
 	register.Emitter2[string, Batch]()
 	register.Iter1[GroupSize]()
-	registerDoFn(&KeyByGroupFn{})
-	registerDoFn(&MatchGroupsFn{})
+	registerDoFn(&keyByGroupFn{})
+	registerDoFn(&matchGroupsFn{})
 	register.Emitter2[uint64, Batch]()
 	register.Emitter1[Found]()
 	register.Emitter1[PairRecord]()
@@ -112,29 +113,29 @@ var (
 // guest copies.
 func KeyByGroup(s beam.Scope, batches beam.PCollection, p config.Params) beam.PCollection {
 	s = s.Scope("KeyByGroup")
-	return beam.ParDo(s, &KeyByGroupFn{Params: p}, batches)
+	return beam.ParDo(s, &keyByGroupFn{Params: p}, batches)
 }
 
-// KeyByGroupFn sends each document to the part of every group its
+// keyByGroupFn sends each document to the part of every group its
 // match.GroupKeys name, parts gathered per key within a bundle.
-type KeyByGroupFn struct {
+type keyByGroupFn struct {
 	Params   config.Params
 	grouping match.Grouping
 	parts    partBuilder[uint64]
 }
 
 // Setup builds the Grouping from Params.
-func (fn *KeyByGroupFn) Setup() error {
+func (fn *keyByGroupFn) Setup() error {
 	g, err := config.NewGrouping(fn.Params)
 	fn.grouping = g
 	return err
 }
 
 // StartBundle starts the bundle's parts.
-func (fn *KeyByGroupFn) StartBundle(func(uint64, Batch)) { fn.parts = partBuilder[uint64]{} }
+func (fn *keyByGroupFn) StartBundle(func(uint64, Batch)) { fn.parts = partBuilder[uint64]{} }
 
 // ProcessElement keys one batch's documents.
-func (fn *KeyByGroupFn) ProcessElement(ctx context.Context, b Batch, emit func(uint64, Batch)) {
+func (fn *keyByGroupFn) ProcessElement(ctx context.Context, b Batch, emit func(uint64, Batch)) {
 	for _, d := range b.Docs {
 		for _, k := range fn.grouping.Keys(d.Vec) {
 			d.Guest = k.Guest
@@ -148,7 +149,7 @@ func (fn *KeyByGroupFn) ProcessElement(ctx context.Context, b Batch, emit func(u
 }
 
 // FinishBundle emits the parts not yet full.
-func (fn *KeyByGroupFn) FinishBundle(emit func(uint64, Batch)) { fn.parts.flush(emit) }
+func (fn *keyByGroupFn) FinishBundle(emit func(uint64, Batch)) { fn.parts.flush(emit) }
 
 // MatchGroups groups the keyed documents (GroupByKey) and matches each group
 // in memory with the Grouping of p (Grouping.MatchGroup: Algorithm 1 of §4.3
@@ -170,37 +171,37 @@ func MatchGroups(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Param
 	if _, ok := g.(match.CrossGrouping); ok && p.MaxGroupSignatures > 0 {
 		return matchTasks(s, st, keyed, p), nil
 	}
-	pairs, groupSizes, groupSigs, sameSite := beam.ParDo4(s, &MatchGroupsFn{Params: p}, beam.GroupByKey(s, keyed))
+	pairs, groupSizes, groupSigs, sameSite := beam.ParDo4(s, &matchGroupsFn{Params: p}, beam.GroupByKey(s, keyed))
 	if g.Repeats() {
 		pairs = filter.Distinct(s, pairs)
 	}
-	st.Count(s, StatPartitions, groupSizes)
-	st.Max(s, StatLargestGroup, groupSizes)
-	st.Max(s, StatLargestGroupSignatures, groupSigs)
-	st.Count(s, StatPairs, pairs)
-	st.Sum(s, StatSameSitePairs, sameSite)
+	st.Count(s, output.StatPartitions, groupSizes)
+	st.Max(s, output.StatLargestGroup, groupSizes)
+	st.Max(s, output.StatLargestGroupSignatures, groupSigs)
+	st.Count(s, output.StatPairs, pairs)
+	st.Sum(s, output.StatSameSitePairs, sameSite)
 	return pairs, nil
 }
 
-// MatchGroupsFn matches one group: it gathers its parts, splits home and guest documents, sorts
+// matchGroupsFn matches one group: it gathers its parts, splits home and guest documents, sorts
 // each by document key (so the matcher sees the same order on every runner),
 // runs Grouping.MatchGroup and emits each pair the same-site rule keeps
 // (config.Params.SiteRule) with both documents' metadata in canonical
 // order, then the group's size and the number of pairs the rule removed.
-type MatchGroupsFn struct {
+type matchGroupsFn struct {
 	Params   config.Params
 	grouping match.Grouping
 }
 
 // Setup builds the Grouping from Params.
-func (fn *MatchGroupsFn) Setup() error {
+func (fn *matchGroupsFn) Setup() error {
 	g, err := config.NewGrouping(fn.Params)
 	fn.grouping = g
 	return err
 }
 
 // ProcessElement matches the group key.
-func (fn *MatchGroupsFn) ProcessElement(ctx context.Context, key uint64, parts func(*Batch) bool, emit func(Found), size, sigs, sameSite func(int)) error {
+func (fn *matchGroupsFn) ProcessElement(ctx context.Context, key uint64, parts func(*Batch) bool, emit func(Found), size, sigs, sameSite func(int)) error {
 	g := gatherParts(ctx, parts)
 	size(len(g.all))
 	sigs(g.sigs)
@@ -329,7 +330,7 @@ func partGroupSize(k uint64, b Batch) (uint64, GroupSize) {
 func withGroupKey(k uint64, g GroupSize) GroupSize { g.Key = k; return g }
 
 // matchTasks is MatchGroups with hot groups split (block-pair grid). The
-// group sizes are summed per key by a combiner and reach KeyByTaskFn as a
+// group sizes are summed per key by a combiner and reach keyByTaskFn as a
 // side input (one small record per group: the τ partitions number a few
 // dozen). A group of at most p.MaxGroupSignatures signatures is one task,
 // as before. A larger one with h home and g guest signatures is cut into
@@ -348,14 +349,14 @@ func withGroupKey(k uint64, g GroupSize) GroupSize { g.Key = k; return g }
 func matchTasks(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Params) beam.PCollection {
 	s = s.Scope("Tasks")
 	sizes := beam.ParDo(s, withGroupKey, beam.CombinePerKey(s, addGroupSizes, beam.ParDo(s, partGroupSize, keyed)))
-	tasks := beam.ParDo(s, &KeyByTaskFn{MaxSigs: p.MaxGroupSignatures}, keyed, beam.SideInput{Input: sizes})
-	out := beam.ParDoN(s, &MatchTasksFn{Params: p}, beam.GroupByKey(s, tasks))
+	tasks := beam.ParDo(s, &keyByTaskFn{MaxSigs: p.MaxGroupSignatures}, keyed, beam.SideInput{Input: sizes})
+	out := beam.ParDoN(s, &matchTasksFn{Params: p}, beam.GroupByKey(s, tasks))
 	pairs, taskSizes, taskSigs, taskPairs, sameSite := out[0], out[1], out[2], out[3], out[4]
-	st.Count(s, StatPartitions, sizes)
-	st.Max(s, StatLargestGroup, taskSizes)
-	st.Max(s, StatLargestGroupSignatures, taskSigs)
-	st.Sum(s, StatPairs, taskPairs) // one number per task, not one per pair
-	st.Sum(s, StatSameSitePairs, sameSite)
+	st.Count(s, output.StatPartitions, sizes)
+	st.Max(s, output.StatLargestGroup, taskSizes)
+	st.Max(s, output.StatLargestGroupSignatures, taskSigs)
+	st.Sum(s, output.StatPairs, taskPairs) // one number per task, not one per pair
+	st.Sum(s, output.StatSameSitePairs, sameSite)
 	return pairs
 }
 
@@ -384,23 +385,23 @@ func blockHash(id string) uint64 {
 	return hashx.Mix64(binary.BigEndian.Uint64([]byte(id[:8])) ^ binary.BigEndian.Uint64([]byte(id[8:16])))
 }
 
-// KeyByTaskFn sends each document of a group's parts to the tasks of its
+// keyByTaskFn sends each document of a group's parts to the tasks of its
 // group (matchTasks), parts gathered per task within a bundle. In a cross
 // task the first block's documents have Guest false, the second's Guest
 // true.
-type KeyByTaskFn struct {
+type keyByTaskFn struct {
 	MaxSigs int
 	sizes   map[uint64]GroupSize
 	parts   partBuilder[string]
 }
 
 // StartBundle starts the bundle's parts.
-func (fn *KeyByTaskFn) StartBundle(_ func(*GroupSize) bool, _ func(string, Batch)) {
+func (fn *keyByTaskFn) StartBundle(_ func(*GroupSize) bool, _ func(string, Batch)) {
 	fn.parts = partBuilder[string]{}
 }
 
 // ProcessElement keys one part's documents.
-func (fn *KeyByTaskFn) ProcessElement(ctx context.Context, group uint64, part Batch, sizes func(*GroupSize) bool, emit func(string, Batch)) {
+func (fn *keyByTaskFn) ProcessElement(ctx context.Context, group uint64, part Batch, sizes func(*GroupSize) bool, emit func(string, Batch)) {
 	if fn.sizes == nil {
 		fn.sizes = map[uint64]GroupSize{}
 		var g GroupSize
@@ -443,23 +444,23 @@ func (fn *KeyByTaskFn) ProcessElement(ctx context.Context, group uint64, part Ba
 }
 
 // FinishBundle emits the parts not yet full.
-func (fn *KeyByTaskFn) FinishBundle(_ func(*GroupSize) bool, emit func(string, Batch)) {
+func (fn *keyByTaskFn) FinishBundle(_ func(*GroupSize) bool, emit func(string, Batch)) {
 	fn.parts.flush(emit)
 }
 
-// MatchTasksFn matches one task of matchTasks: a whole group or a home
+// matchTasksFn matches one task of matchTasks: a whole group or a home
 // block (Grouping.MatchGroup), or two blocks (match.CrossGrouping
 // MatchCross), documents sorted by key so every runner gives the matcher
 // the same order. It emits the pairs the same-site rule keeps
 // (config.Params.SiteRule), then the task's number of documents, of pairs
 // and of pairs the rule removed.
-type MatchTasksFn struct {
+type matchTasksFn struct {
 	Params   config.Params
 	grouping match.CrossGrouping
 }
 
 // Setup builds the Grouping from Params.
-func (fn *MatchTasksFn) Setup() error {
+func (fn *matchTasksFn) Setup() error {
 	g, err := config.NewGrouping(fn.Params)
 	if err != nil {
 		return err
@@ -474,7 +475,7 @@ func (fn *MatchTasksFn) Setup() error {
 
 // ProcessElement matches one task. Pairs stream out of the matcher in
 // batches: a task's memory is its documents and index, not its pairs.
-func (fn *MatchTasksFn) ProcessElement(ctx context.Context, key string, parts func(*Batch) bool, emit func(Found), size, sigs, pairCount, sameSite func(int)) error {
+func (fn *matchTasksFn) ProcessElement(ctx context.Context, key string, parts func(*Batch) bool, emit func(Found), size, sigs, pairCount, sameSite func(int)) error {
 	g := gatherParts(ctx, parts)
 	size(len(g.all))
 	sigs(g.sigs)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
@@ -89,9 +90,9 @@ func FilterIDF(s beam.Scope, st *Stats, batches beam.PCollection, p config.Param
 	}
 	out := beam.ParDoN(s, &minSignaturesFn{MinSignatures: p.MinSignatures}, filtered)
 	kept, rejects, unsigned = out[0], out[1], out[2]
-	st.Sum(s, StatSignaturesBeforeIDF, before)
-	st.Sum(s, StatSignaturesAfterIDF, out[3])
-	st.Sum(s, StatDocuments, out[4])
+	st.Sum(s, output.StatSignaturesBeforeIDF, before)
+	st.Sum(s, output.StatSignaturesAfterIDF, out[3])
+	st.Sum(s, output.StatDocuments, out[4])
 	return kept, rejects, unsigned
 }
 

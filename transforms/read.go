@@ -13,12 +13,13 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/storage"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
 func init() {
-	registerDoFn(&ReadWARCFn{})
+	registerDoFn(&readWARCFn{})
 	registerDoFn(&expandListFn{})
 	registerDoFn(&locateFn{})
 	registerDoFn(&pickPathFn{})
@@ -59,10 +60,10 @@ var (
 // are read once, under one of them (pickPathFn); each other one is a
 // Reject with dedup.ReasonDuplicateFile (the same path given twice is read
 // once without a reject). Files are spread over workers by a Reshuffle and
-// read by ReadWARCFn. Rejects of paths count as one record each, so every
+// read by readWARCFn. Rejects of paths count as one record each, so every
 // record and every path not read is counted in "read/records" and exactly
 // one of "read/candidates" or "read/skipped" (plus
-// "read/skipped-<reason>"), and added to st as StatRecords; the bytes
+// "read/skipped-<reason>"), and added to st as output.StatRecords; the bytes
 // read from the files are counted in "read/bytes". Records and bytes also
 // go to this process's Progress.
 func ReadWARC(s beam.Scope, st *Stats, inputs []string, prefix string, p config.Params) (candidates, rejects, files beam.PCollection, err error) {
@@ -95,10 +96,10 @@ func ReadWARC(s beam.Scope, st *Stats, inputs []string, prefix string, p config.
 	}
 	located, pathRejects := beam.ParDo2(s, &locateFn{}, beam.Reshuffle(s, beam.Flatten(s, all...)))
 	unique, dupRejects := beam.ParDo2(s, &pickPathFn{}, beam.GroupByKey(s, located))
-	candidates, readRejects, files := beam.ParDo3(s, &ReadWARCFn{Params: p}, beam.Reshuffle(s, unique))
+	candidates, readRejects, files := beam.ParDo3(s, &readWARCFn{Params: p}, beam.Reshuffle(s, unique))
 	rejects = beam.Flatten(s, pathRejects, dupRejects, readRejects)
-	st.Count(s, StatRecords, candidates)
-	st.Count(s, StatRecords, rejects)
+	st.Count(s, output.StatRecords, candidates)
+	st.Count(s, output.StatRecords, rejects)
 	return candidates, rejects, files, nil
 }
 
@@ -212,18 +213,18 @@ func (fn *pickPathFn) ProcessElement(ctx context.Context, _ string, paths func(*
 	}
 }
 
-// ReadWARCFn reads one WARC file with warc.ReadFile under the caps in Params
+// readWARCFn reads one WARC file with warc.ReadFile under the caps in Params
 // and emits a Candidate for each record warc.ReadFile did not skip, a
 // Reject for each one it did, and the file's path once it opened it. It never fails the bundle for bad input: a
 // file that cannot be opened or read becomes a Reject with
 // dedup.ReasonUnreadableFile, an empty one a Reject with
 // dedup.ReasonEmptyFile (dedup.ReadWARC).
-type ReadWARCFn struct {
+type readWARCFn struct {
 	Params config.Params
 }
 
 // ProcessElement reads the file at path (storage.Open, dedup.ReadWARC).
-func (fn *ReadWARCFn) ProcessElement(ctx context.Context, path string, emit func(Candidate), reject func(Reject), opened func(string)) error {
+func (fn *readWARCFn) ProcessElement(ctx context.Context, path string, emit func(Candidate), reject func(Reject), opened func(string)) error {
 	readFiles.Inc(ctx, 1)
 	rc, err := storage.Open(ctx, path)
 	var in io.Reader

@@ -10,12 +10,12 @@ import (
 	"github.com/ndd-beam/ndd-beam/dedup"
 )
 
-// readAll runs ReadWARCFn on one path outside Beam.
+// readAll runs readWARCFn on one path outside Beam.
 func readAll(t *testing.T, path string) ([]Candidate, []Reject) {
 	t.Helper()
 	var cands []Candidate
 	var rejects []Reject
-	fn := &ReadWARCFn{}
+	fn := &readWARCFn{}
 	err := fn.ProcessElement(context.Background(), path, func(c Candidate) { cands = append(cands, c) }, func(r Reject) { rejects = append(rejects, r) }, func(string) {})
 	if err != nil {
 		t.Fatalf("ProcessElement failed the bundle: %v", err)

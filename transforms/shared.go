@@ -10,6 +10,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 func init() {
@@ -50,7 +51,7 @@ var (
 // block hash where they are made (bundleMerge). With p.SharedBlockPages 0
 // the documents have no blocks and pass unchanged. The result equals
 // dedup.DropSharedBlocks on the same documents. st gets the signatures
-// dropped (StatSharedSignatures) and the language of each document's main
+// dropped (output.StatSharedSignatures) and the language of each document's main
 // content once they are dropped ("languages/<code>", dedup.Language).
 func DropSharedBlocks(s beam.Scope, st *Stats, batches beam.PCollection, p config.Params) beam.PCollection {
 	if p.SharedBlockPages == 0 {
@@ -61,7 +62,7 @@ func DropSharedBlocks(s beam.Scope, st *Stats, batches beam.PCollection, p confi
 	refs := beam.ParDo(s, &blockRefsFn{}, batches)
 	shared := beam.ParDo(s, &sharedBlockFn{MinPages: p.SharedBlockPages}, beam.CoGroupByKey(s, refs, counts))
 	out, dropped, langs := beam.ParDo3(s, &resolveBatchFn{}, beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, batches), shared))
-	st.Sum(s, StatSharedSignatures, dropped)
+	st.Sum(s, output.StatSharedSignatures, dropped)
 	st.Add(beam.CombinePerKey(s, sumInt, langs))
 	return out
 }
@@ -168,7 +169,7 @@ func (fn *resolveBatchFn) ProcessElement(ctx context.Context, id string, batches
 		sharedSigsDropped.Inc(ctx, int64(ns))
 		sigs += ns
 		if len(d.Blocks) > 0 && r.Lang != "" { // without blocks, Extract counted it
-			langs[statLanguagePrefix+r.Lang]++
+			langs[output.StatLanguagePrefix+r.Lang]++
 		}
 		d.Doc = r
 		b.Docs[i] = d

@@ -3,6 +3,7 @@ package transforms
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -11,40 +12,62 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // goldWARC is the dev gold set: real pages of many sites (../shared/data).
 const goldWARC = "../../shared/data/goldset/gold.warc.gz"
 
 // DropSharedBlocks keeps exactly the blocks dedup.DropSharedBlocks keeps,
-// on the first 600 real pages of the gold set signed per block, and
-// reports the signatures it dropped and the documents per language of
-// their main content once they are dropped (dedup.Language).
+// on the real pages of testdata signed per block, and reports the
+// signatures it dropped and the documents per language of their main
+// content once they are dropped (dedup.Language).
 func TestDropSharedBlocksComposite(t *testing.T) {
+	files, err := filepath.Glob("../testdata/*.warc*")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("testdata WARC files: %v %v", files, err)
+	}
+	checkDropSharedBlocks(t, files, 0)
+}
+
+// The same on the first 600 real pages of the gold set (../shared/data).
+func TestDropSharedBlocksGoldSet(t *testing.T) {
+	if _, err := os.Stat(goldWARC); err != nil {
+		t.Skipf("shared data not available: %v", err)
+	}
+	checkDropSharedBlocks(t, []string{goldWARC}, 600)
+}
+
+// checkDropSharedBlocks compares DropSharedBlocks with
+// dedup.DropSharedBlocks on the pages of files (at most limit of them, 0:
+// all).
+func checkDropSharedBlocks(t *testing.T, files []string, limit int) {
 	p := config.DefaultParams()
 	signer, err := dedup.NewSigner(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(goldWARC)
-	if err != nil {
-		t.Skipf("shared data not available: %v", err)
-	}
-	defer f.Close()
 	var docs []Doc
 	var ddocs []dedup.Doc
-	dedup.ReadWARC(goldWARC, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
-		if len(docs) >= 600 {
-			return
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
 		}
-		s := dedup.Sign(t.Context(), signer, nil, c)
-		if !s.IsDoc() {
-			return
-		}
-		d := s.Doc
-		docs = append(docs, Doc{Doc: dedup.Doc{Page: Page{Ref: d.Ref}, Vec: d.Vec, Blocks: d.Blocks}})
-		ddocs = append(ddocs, d)
-	}, func(dedup.Reject) {})
+		dedup.ReadWARC(name, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
+			if limit > 0 && len(docs) >= limit {
+				return
+			}
+			s := dedup.Sign(t.Context(), signer, nil, c)
+			if !s.IsDoc() {
+				return
+			}
+			d := s.Doc
+			docs = append(docs, Doc{Doc: dedup.Doc{Page: Page{Ref: d.Ref}, Vec: d.Vec, Blocks: d.Blocks}})
+			ddocs = append(ddocs, d)
+		}, func(dedup.Reject) {})
+		f.Close()
+	}
 	_, droppedSigs := dedup.DropSharedBlocks(ddocs, p.SharedBlockPages)
 	if droppedSigs == 0 {
 		t.Fatalf("no shared block among %d pages", len(docs))
@@ -57,9 +80,9 @@ func TestDropSharedBlocksComposite(t *testing.T) {
 			langs[d.Lang]++
 		}
 	}
-	stats := []string{fmt.Sprintf("%s=%d", StatSharedSignatures, droppedSigs)}
+	stats := []string{fmt.Sprintf("%s=%d", output.StatSharedSignatures, droppedSigs)}
 	for l, n := range langs {
-		stats = append(stats, fmt.Sprintf("%s%s=%d", statLanguagePrefix, l, n))
+		stats = append(stats, fmt.Sprintf("%s%s=%d", output.StatLanguagePrefix, l, n))
 	}
 	pl, s := beam.NewPipelineWithRoot()
 	st := &Stats{}

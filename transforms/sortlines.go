@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // Sorted shards in bounded memory: a shard file is written
@@ -21,7 +22,7 @@ import (
 // them per shard and, past spillBytes (and at the end of each bundle),
 // sorts them and writes each shard's share as a run, a temporary file in
 // the output directory; only the runs' paths are grouped by shard, and
-// WriteShardFn merges a shard's runs into its file. Commit removes the runs.
+// writeShardFn merges a shard's runs into its file. Commit removes the runs.
 // Merging sorted runs gives the same bytes as sorting all lines, so the
 // files do not depend on how the lines were cut into bundles or runs.
 
@@ -96,7 +97,7 @@ func (fn *spillRunsFn) spill(ctx context.Context, emit func(int, string)) error 
 			continue
 		}
 		slices.Sort(lines)
-		path := out.TempPath(fmt.Sprintf("%s%s-%05d-%s", runPrefix, fn.Prefix, i, NewRunID()))
+		path := out.TempPath(fmt.Sprintf("%s%s-%05d-%s", runPrefix, fn.Prefix, i, output.NewRunID()))
 		err := writeFile(ctx, path, func(w *bufio.Writer) error {
 			for _, l := range lines {
 				w.WriteString(l)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // WriteLines gives every shard sorted and complete (duplicates kept)
@@ -26,13 +27,13 @@ func TestWriteLinesSpilledRuns(t *testing.T) {
 	for _, spill := range []int{0, 200, 1} {
 		dir := t.TempDir()
 		pl, s := beam.NewPipelineWithRoot()
-		out := &Outputs{Dir: dir, Shards: 3, RunID: NewRunID(), spill: spill}
+		out := &Outputs{Dir: dir, Shards: 3, RunID: output.NewRunID(), spill: spill}
 		WriteLines(s, out, "x", beam.CreateList(s, lines))
 		out.Commit(s)
 		ptest.RunAndValidate(t, pl)
 		var got []string
 		for i := range 3 {
-			b, err := os.ReadFile(filepath.Join(dir, ShardName("x", i, 3)))
+			b, err := os.ReadFile(filepath.Join(dir, output.ShardName("x", i, 3)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,7 +53,7 @@ func TestWriteLinesSpilledRuns(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("spill %d: %d lines written, want the %d given", spill, len(got), len(want))
 		}
-		left, _ := filepath.Glob(filepath.Join(dir, TempPrefix+"*"))
+		left, _ := filepath.Glob(filepath.Join(dir, output.TempPrefix+"*"))
 		if len(left) != 0 {
 			t.Errorf("spill %d: temporary files left: %d", spill, len(left))
 		}

@@ -2,11 +2,9 @@ package transforms
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -213,66 +211,6 @@ func FuzzDecodeDoc(f *testing.F) {
 	})
 }
 
-func TestShardName(t *testing.T) {
-	if got := ShardName("pairs", 3, 12); got != "pairs-00003-of-00012.jsonl" {
-		t.Errorf("ShardName = %q", got)
-	}
-	if got := JoinPath("gs://b/out/", "summary.json"); got != "gs://b/out/summary.json" {
-		t.Errorf("JoinPath = %q", got)
-	}
-	if got := JoinPath("out", "summary.json"); got != "out/summary.json" {
-		t.Errorf("JoinPath = %q", got)
-	}
-}
-
-// Every statistic of the table fills its own summary field, and a stage
-// that merges a statistic the other way is refused when the graph is built.
-func TestStatisticsTable(t *testing.T) {
-	for name, st := range statistics {
-		var s Summary
-		st.add(&s, 7)
-		b, _ := json.Marshal(s)
-		var m map[string]any
-		_ = json.Unmarshal(b, &m)
-		var set []string
-		for k, v := range m {
-			if f, ok := v.(float64); ok && f == 7 {
-				set = append(set, k)
-			}
-		}
-		slices.Sort(set)
-		if len(set) == 0 || !slices.Contains(set, name) {
-			t.Errorf("statistic %q fills %v, not its own field", name, set)
-		}
-		if len(set) > 1 && name != StatExactCopies { // exact copies are pairs lines too
-			t.Errorf("statistic %q fills %v", name, set)
-		}
-	}
-	s := Summary{Skipped: map[string]int{}, Capped: map[string]int{}, ClusterSizes: map[int]int{}}
-	for k, v := range map[string]int{"skipped/request": 2, "capped/tokens": 1, "languages/de": 3, "cluster_size/4": 5, StatLargestGroup: 9} {
-		if err := addStatistic(&s, k, v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := addStatistic(&s, StatLargestGroup, 4); err != nil || s.LargestGroup != 9 {
-		t.Errorf("largest_group after 9 and 4: %d, %v", s.LargestGroup, err)
-	}
-	if s.Skipped["request"] != 2 || s.Capped["tokens"] != 1 || s.Languages["de"] != 3 || s.ClusterSizes[4] != 5 {
-		t.Errorf("keyed statistics: %+v", s)
-	}
-	for _, bad := range []string{"no_such", "cluster_size/x"} {
-		if err := addStatistic(&s, bad, 1); err == nil {
-			t.Errorf("statistic %q accepted", bad)
-		}
-	}
-	defer func() {
-		if recover() == nil {
-			t.Error("Stats.Max of a sum statistic did not panic")
-		}
-	}()
-	mustStatistic(StatPairs, true)
-}
-
 // panicSigner is a signature scheme that panics on every payload.
 type panicSigner struct{}
 
@@ -284,7 +222,7 @@ func (panicSigner) Sign(context.Context, []byte, string) dedup.Signed {
 // would end the process): it is kept and raised again on the DoFn's
 // goroutine, where the runner reports the element's failure.
 func TestExtractWorkerPanicReachesDoFn(t *testing.T) {
-	fn := &ExtractFn{signer: panicSigner{}}
+	fn := &extractFn{signer: panicSigner{}}
 	j := &signing{c: Candidate{Ref: warc.Ref{File: "a.warc.gz", Offset: 7}, Payload: []byte("<p>x</p>")}, done: make(chan struct{})}
 	fn.sign(context.Background(), j)
 	<-j.done

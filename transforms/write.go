@@ -16,6 +16,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/storage"
 )
 
@@ -24,28 +25,10 @@ func init() {
 	register.Function1x2[Reject, string, error](rejectLine)
 	registerDoFn(&spillRunsFn{})
 	registerDoFn(&shardMarkerFn{})
-	registerDoFn(&WriteShardFn{})
+	registerDoFn(&writeShardFn{})
 	register.Emitter2[int, string]()
 	register.Emitter1[string]()
 	register.Iter1[string]()
-}
-
-// JoinPath joins a directory (local path or gs:// prefix, with or without a
-// trailing slash) and a file name with "/".
-func JoinPath(dir, name string) string {
-	if dir == "" {
-		return name
-	}
-	if strings.HasSuffix(dir, "/") {
-		return dir + name
-	}
-	return dir + "/" + name
-}
-
-// ShardName is the name of shard i of n of the output called prefix:
-// "<prefix>-SSSSS-of-NNNNN.jsonl" (shards numbered from 0, five digits).
-func ShardName(prefix string, i, n int) string {
-	return fmt.Sprintf("%s-%05d-of-%05d.jsonl", prefix, i, n)
 }
 
 // WritePairs writes the pairs (PairRecord) as JSON lines to
@@ -56,7 +39,7 @@ func ShardName(prefix string, i, n int) string {
 // float64 (encoding/json).
 func WritePairs(s beam.Scope, out *Outputs, pairs beam.PCollection) {
 	s = s.Scope("WritePairs")
-	WriteLines(s, out, "pairs", beam.ParDo(s, pairLine, pairs))
+	WriteLines(s, out, output.Pairs, beam.ParDo(s, pairLine, pairs))
 }
 
 // WriteRejects writes the rejects (Reject) as JSON lines to
@@ -66,7 +49,7 @@ func WritePairs(s beam.Scope, out *Outputs, pairs beam.PCollection) {
 func WriteRejects(s beam.Scope, st *Stats, out *Outputs, rejects beam.PCollection) {
 	s = s.Scope("WriteRejects")
 	st.Add(SkipStats(s, rejects))
-	WriteLines(s, out, "rejects", beam.ParDo(s, rejectLine, rejects))
+	WriteLines(s, out, output.Rejects, beam.ParDo(s, rejectLine, rejects))
 }
 
 func pairLine(p PairRecord) (string, error) { return jsonLine(p) }
@@ -94,7 +77,7 @@ func jsonLine(v any) (string, error) {
 // empty ones too. No stage holds a shard's lines: they are written as
 // sorted runs where they are made (spillRunsFn, at most spillBytes of them
 // in memory per worker), only the runs' paths are grouped by shard, and
-// WriteShardFn merges them (sortlines.go). Lines written are counted in the
+// writeShardFn merges them (sortlines.go). Lines written are counted in the
 // counter "write/<prefix>_lines".
 func WriteLines(s beam.Scope, out *Outputs, prefix string, lines beam.PCollection) {
 	s = s.Scope("WriteLines")
@@ -113,28 +96,28 @@ func WriteLines(s beam.Scope, out *Outputs, prefix string, lines beam.PCollectio
 	for i := range names {
 		names[i] = out.shardName(prefix, i, shards)
 	}
-	out.add(beam.ParDo(s, &WriteShardFn{Dir: out.Dir, Prefix: prefix, Shards: shards, RunID: out.RunID, Gzip: out.Gzip}, grouped), names...)
+	out.add(beam.ParDo(s, &writeShardFn{Dir: out.Dir, Prefix: prefix, Shards: shards, RunID: out.RunID, Gzip: out.Gzip}, grouped), names...)
 }
 
-// shardName is ShardName, with GzipSuffix when o.Gzip.
+// shardName is output.ShardName, with output.GzipSuffix when o.Gzip.
 func (o *Outputs) shardName(prefix string, i, n int) string {
 	if o.Gzip {
-		return ShardName(prefix, i, n) + GzipSuffix
+		return output.ShardName(prefix, i, n) + output.GzipSuffix
 	}
-	return ShardName(prefix, i, n)
+	return output.ShardName(prefix, i, n)
 }
 
 // shardMarkerFn emits an empty run path for shard i so that every shard
-// reaches WriteShardFn, even when no line does.
+// reaches writeShardFn, even when no line does.
 type shardMarkerFn struct{}
 
 func (*shardMarkerFn) ProcessElement(i int, emit func(int, string)) { emit(i, "") }
 
-// WriteShardFn merges the sorted runs of one shard (their paths, from
+// writeShardFn merges the sorted runs of one shard (their paths, from
 // spillRunsFn) into the shard file under its temporary name, gzip-compressed
 // when Gzip (one member, default level, empty header: no name, time 0), and
 // emits its final name (for Outputs.Commit).
-type WriteShardFn struct {
+type writeShardFn struct {
 	Dir, Prefix string
 	Shards      int
 	RunID       string
@@ -142,7 +125,7 @@ type WriteShardFn struct {
 }
 
 // ProcessElement writes shard i.
-func (fn *WriteShardFn) ProcessElement(ctx context.Context, i int, runs func(*string) bool, written func(string)) error {
+func (fn *writeShardFn) ProcessElement(ctx context.Context, i int, runs func(*string) bool, written func(string)) error {
 	var paths []string
 	var p string
 	for runs(&p) {
@@ -162,7 +145,7 @@ func (fn *WriteShardFn) ProcessElement(ctx context.Context, i int, runs func(*st
 	}
 	name := out.shardName(fn.Prefix, i, fn.Shards)
 	temp := func() string {
-		return out.TempPath(fmt.Sprintf("%s%s-%05d-%s", runPrefix, fn.Prefix, i, NewRunID()))
+		return out.TempPath(fmt.Sprintf("%s%s-%05d-%s", runPrefix, fn.Prefix, i, output.NewRunID()))
 	}
 	var n int
 	err := writeFile(ctx, out.TempPath(name), func(w *bufio.Writer) error {

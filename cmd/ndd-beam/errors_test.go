@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/ndd-beam/ndd-beam/transforms"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // A failure at run time is exit status 1 and one short line on stderr
@@ -43,7 +43,7 @@ func TestCLIRuntimeErrorIsOneLine(t *testing.T) {
 				!strings.Contains(stderr, "HTTP 500") || !strings.Contains(stderr, "expandListFn: ") || strings.Contains(stderr, "Plan[") || stdout != "" {
 				t.Errorf("want one short line naming the list, the cause and the step, got %d bytes:\n%.2000s", len(stderr), stderr)
 			}
-			if _, err := os.Stat(filepath.Join(out, transforms.SuccessFile)); err == nil {
+			if _, err := os.Stat(filepath.Join(out, output.SuccessFile)); err == nil {
 				t.Error("_SUCCESS after a failed run")
 			}
 		})

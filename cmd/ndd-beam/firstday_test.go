@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/ndd-beam/ndd-beam/dedup"
-	"github.com/ndd-beam/ndd-beam/transforms"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // closingLineRE takes apart the closing line of a finished run.
@@ -45,10 +45,10 @@ func readLines[T any](t *testing.T, glob string) []T {
 	return out
 }
 
-func readSummaryT(t *testing.T, dir string) transforms.Summary {
+func readSummaryT(t *testing.T, dir string) output.Summary {
 	t.Helper()
-	var sum transforms.Summary
-	if err := json.Unmarshal(readFileT(t, filepath.Join(dir, transforms.SummaryFile)), &sum); err != nil {
+	var sum output.Summary
+	if err := json.Unmarshal(readFileT(t, filepath.Join(dir, output.SummaryFile)), &sum); err != nil {
 		t.Fatal(err)
 	}
 	return sum
@@ -78,7 +78,7 @@ func TestCLIDirectoryInputAndClosingLine(t *testing.T) {
 		t.Errorf("files read from the directory:\n%q\nfrom the glob:\n%q\nwant %q", sum.Files, globSum.Files, wantFiles)
 	}
 	for _, name := range []string{"decisions", "clusters", "pairs", "rejects"} {
-		f := transforms.ShardName(name, 0, 1)
+		f := output.ShardName(name, 0, 1)
 		if string(readFileT(t, byDir+f)) != string(readFileT(t, byGlob+f)) {
 			t.Errorf("%s differs between --input=DIR and --input=DIR/*.warc*", f)
 		}
@@ -171,7 +171,7 @@ func TestCLIInputListRelativeToList(t *testing.T) {
 		!strings.Contains(stderr, "no such file") || !strings.Contains(stderr, filepath.Join(out, "rejects-*")) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and one line naming the missing file", code, stdout, stderr)
 	}
-	if _, err := os.Stat(filepath.Join(out, transforms.SuccessFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(out, output.SuccessFile)); err == nil {
 		t.Error("_SUCCESS after a run that read no file")
 	}
 	if rejects := readLines[dedup.Reject](t, filepath.Join(out, "rejects-*")); len(rejects) != 2 || rejects[0].Reason != dedup.ReasonUnreadableFile {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ndd-beam/ndd-beam/dedup"
-	"github.com/ndd-beam/ndd-beam/transforms"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // Scheduled batches from the command line: a run writes an index; a run of
@@ -60,9 +60,9 @@ func TestCLIWriteIndexAndAgainst(t *testing.T) {
 	}
 }
 
-func readSummaryFile(t *testing.T, dir string) transforms.Summary {
+func readSummaryFile(t *testing.T, dir string) output.Summary {
 	t.Helper()
-	var sum transforms.Summary
+	var sum output.Summary
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
 		t.Fatal(err)

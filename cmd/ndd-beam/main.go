@@ -42,6 +42,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/pipeline"
 	"github.com/ndd-beam/ndd-beam/storage" // registers local, gs://, s3://, http(s)://
 	"github.com/ndd-beam/ndd-beam/transforms"
@@ -84,7 +85,7 @@ func run(args []string) (status int) {
 		return fail(2, "unexpected argument %q (flags only; see ndd-beam --help)", flag.Arg(0))
 	}
 	if *cmd.version {
-		v, rev := transforms.BuildVersion()
+		v, rev := output.BuildVersion()
 		if rev == "" {
 			rev = "unknown"
 		}
@@ -202,9 +203,9 @@ func dryRun() bool {
 }
 
 // readSummary reads summary.json back from the output directory dir.
-func readSummary(ctx context.Context, dir string) (transforms.Summary, error) {
-	path := transforms.JoinPath(dir, transforms.SummaryFile)
-	var sum transforms.Summary
+func readSummary(ctx context.Context, dir string) (output.Summary, error) {
+	path := output.JoinPath(dir, output.SummaryFile)
+	var sum output.Summary
 	fs, err := storage.New(ctx, path)
 	if err != nil {
 		return sum, err
@@ -224,7 +225,7 @@ func readSummary(ctx context.Context, dir string) (transforms.Summary, error) {
 // the records that are not pages by reason, most frequent first, and where
 // the outputs are. Pages + other records = records read; kept + dropped =
 // pages.
-func closingLine(sum transforms.Summary, dir string) string {
+func closingLine(sum output.Summary, dir string) string {
 	reasons, other := sum.NotPages()
 	names := make([]string, 0, len(reasons))
 	for r := range reasons {
@@ -250,7 +251,7 @@ func closingLine(sum transforms.Summary, dir string) string {
 	}
 	return fmt.Sprintf("ndd-beam: read %d pages and %d other records%s from %d files; kept %d pages, dropped %d (%d exact copies, %d near-duplicates%s); keep/drop per page in %s, all outputs in %s",
 		sum.Pages(), other, why, len(sum.Files), sum.Kept, sum.Dropped, sum.DroppedExact, sum.Dropped-sum.DroppedExact, earlier,
-		transforms.JoinPath(dir, "decisions-*"), dir)
+		output.JoinPath(dir, "decisions-*"), dir)
 }
 
 // noFileRead explains a run that opened no input file, on one line: how
@@ -258,13 +259,13 @@ func closingLine(sum transforms.Summary, dir string) string {
 // with its detail, and where the rejects are. It removes _SUCCESS, so
 // that no reader trusts the output of such a run; the rejects and the
 // summary stay.
-func noFileRead(ctx context.Context, dir string, sum transforms.Summary) string {
+func noFileRead(ctx context.Context, dir string, sum output.Summary) string {
 	first := ""
 	fs, err := storage.New(ctx, dir)
 	if err == nil {
 		defer fs.Close()
 		if r, ok := fs.(filesystem.Remover); ok {
-			r.Remove(ctx, transforms.JoinPath(dir, transforms.SuccessFile))
+			r.Remove(ctx, output.JoinPath(dir, output.SuccessFile))
 		}
 		first = firstFileReject(ctx, fs, dir)
 	}
@@ -281,13 +282,13 @@ func noFileRead(ctx context.Context, dir string, sum transforms.Summary) string 
 	if first != "" {
 		msg += "; first: " + first
 	}
-	return msg + "; rejects in " + transforms.JoinPath(dir, "rejects-*")
+	return msg + "; rejects in " + output.JoinPath(dir, "rejects-*")
 }
 
 // firstFileReject returns "PATH: DETAIL" of the first rejected input file
 // (a reject at offset -1) in the rejects shards under dir, or "".
 func firstFileReject(ctx context.Context, fs filesystem.Interface, dir string) string {
-	shards, err := fs.List(ctx, transforms.JoinPath(dir, "rejects-*"))
+	shards, err := fs.List(ctx, output.JoinPath(dir, "rejects-*"))
 	if err != nil {
 		return ""
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/ndd-beam/ndd-beam/config"
-	"github.com/ndd-beam/ndd-beam/transforms"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // TestMain lets the tests run this test binary as the ndd-beam command:
@@ -46,7 +46,7 @@ func TestCLIRunsWithDefaults(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
-	var sum transforms.Summary
+	var sum output.Summary
 	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
 	if err != nil {
 		t.Fatal(err)

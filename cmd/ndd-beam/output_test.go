@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ndd-beam/ndd-beam/transforms"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // A second run into a used output directory: exit 2, one line naming
@@ -35,7 +35,7 @@ func TestCLIUsedOutput(t *testing.T) {
 		t.Fatalf("--overwrite: exit %d:\n%s", code, stderr)
 	}
 	got := dirNamesT(t, out)
-	if len(got) != 4*2+2 || got[0] != transforms.SuccessFile || strings.Contains(strings.Join(got, " "), "-of-00001") {
+	if len(got) != 4*2+2 || got[0] != output.SuccessFile || strings.Contains(strings.Join(got, " "), "-of-00001") {
 		t.Errorf("after --overwrite with 2 shards: %q", got)
 	}
 }
@@ -70,7 +70,7 @@ func TestCLIKilledRunLeavesNoFinishedLookingFile(t *testing.T) {
 			default:
 			}
 			for _, n := range dirNamesT(t, out) {
-				if strings.HasPrefix(n, transforms.TempPrefix) {
+				if strings.HasPrefix(n, output.TempPrefix) {
 					cmd.Process.Kill()
 					caught = true
 					break poll
@@ -86,15 +86,15 @@ func TestCLIKilledRunLeavesNoFinishedLookingFile(t *testing.T) {
 		names := dirNamesT(t, out)
 		success := false
 		for _, n := range names {
-			if strings.HasPrefix(n, transforms.TempPrefix) || n == transforms.ProbeFile {
+			if strings.HasPrefix(n, output.TempPrefix) || n == output.ProbeFile {
 				continue
 			}
-			if n == transforms.SuccessFile {
+			if n == output.SuccessFile {
 				success = true
 				continue
 			}
 			got, want := readFileT(t, filepath.Join(out, n)), readFileT(t, filepath.Join(ref, n))
-			if n == transforms.SummaryFile {
+			if n == output.SummaryFile {
 				// Its run times differ from the reference run's: complete is whole JSON.
 				if !json.Valid(got) || !bytes.HasSuffix(got, []byte("}\n")) {
 					t.Errorf("killed run left summary.json not complete: %q", got)

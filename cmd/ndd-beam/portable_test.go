@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ndd-beam/ndd-beam/transforms"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // The portable path as on a cluster: Beam's prism runner built from the
@@ -60,12 +60,12 @@ func TestPortableUniversalOnStandalonePrism(t *testing.T) {
 			t.Errorf("%s is empty: testdata holds pairs, rejects and dropped pages", name)
 		}
 	}
-	var ds, us transforms.Summary
+	var ds, us output.Summary
 	for _, x := range []struct {
 		dir string
-		sum *transforms.Summary
+		sum *output.Summary
 	}{{direct, &ds}, {universal, &us}} {
-		if err := json.Unmarshal(readFileT(t, filepath.Join(x.dir, transforms.SummaryFile)), x.sum); err != nil {
+		if err := json.Unmarshal(readFileT(t, filepath.Join(x.dir, output.SummaryFile)), x.sum); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ndd-beam/ndd-beam/transforms"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 var progressRE = regexp.MustCompile(`^ndd-beam: progress: (\d+) records, (\d+\.\d) MB read \((\d+\.\d) MB/s\), (\d+) documents, (\d+) pairs, (\S+) elapsed$`)
@@ -61,7 +61,7 @@ func TestCLIProgress(t *testing.T) {
 					}
 				}
 			}
-			var sum transforms.Summary
+			var sum output.Summary
 			b, err := os.ReadFile(filepath.Join(out, "summary.json"))
 			if err != nil {
 				t.Fatal(err)

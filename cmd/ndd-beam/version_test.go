@@ -12,13 +12,12 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core"
-
-	"github.com/ndd-beam/ndd-beam/transforms"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 func TestCLIVersion(t *testing.T) {
 	code, stdout, stderr := cli(t, "--version")
-	v, _ := transforms.BuildVersion()
+	v, _ := output.BuildVersion()
 	if code != 0 || strings.Count(stdout, "\n") != 1 || !strings.HasPrefix(stdout, "ndd-beam "+v+" revision ") ||
 		!strings.Contains(stdout, "Beam Go SDK "+core.SdkVersion) || stderr != "" {
 		t.Errorf("--version: exit %d, stdout %q, stderr %q", code, stdout, stderr)
@@ -37,16 +36,16 @@ func TestCLISummaryRunInfo(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, stderr)
 	}
-	b, err := os.ReadFile(filepath.Join(out, transforms.SummaryFile))
+	b, err := os.ReadFile(filepath.Join(out, output.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sum transforms.Summary
+	var sum output.Summary
 	if err := json.Unmarshal(b, &sum); err != nil {
 		t.Fatal(err)
 	}
 	r := sum.Run
-	v, rev := transforms.BuildVersion()
+	v, rev := output.BuildVersion()
 	if r.Start.Before(before) || r.End.After(after) || r.End.Before(r.Start) {
 		t.Errorf("start %v end %v outside the run [%v, %v]", r.Start, r.End, before, after)
 	}
@@ -56,7 +55,7 @@ func TestCLISummaryRunInfo(t *testing.T) {
 	if r.CPUSeconds == nil || *r.CPUSeconds <= 0 || *r.CPUSeconds > after.Sub(before).Seconds()*float64(2*numCPU()) {
 		t.Errorf("cpu_seconds %v", r.CPUSeconds)
 	}
-	if r.Version != v || r.Revision != rev || r.BeamSDK != core.SdkVersion || r.Runner != "direct" || sum.SchemaVersion != transforms.SchemaVersion || sum.SchemaVersion < 4 {
+	if r.Version != v || r.Revision != rev || r.BeamSDK != core.SdkVersion || r.Runner != "direct" || sum.SchemaVersion != output.SchemaVersion || sum.SchemaVersion < 4 {
 		t.Errorf("run %+v, schema %d", r, sum.SchemaVersion)
 	}
 }
@@ -101,8 +100,8 @@ func TestMakeBuildStampsVersion(t *testing.T) {
 	if code, _, stderr := runCmd(t, exec.Command(bin, args...)); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var sum transforms.Summary
-	if err := json.Unmarshal(readFileT(t, filepath.Join(out, transforms.SummaryFile)), &sum); err != nil {
+	var sum output.Summary
+	if err := json.Unmarshal(readFileT(t, filepath.Join(out, output.SummaryFile)), &sum); err != nil {
 		t.Fatal(err)
 	}
 	if sum.Run.Version != version || sum.Run.Revision != revision {

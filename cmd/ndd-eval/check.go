@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/eval"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // runEvalCheck checks the guarantees of the decisions of each job output
@@ -46,13 +46,11 @@ func runEvalCheck(args []string, stdout, stderr io.Writer) int {
 }
 
 func checkDir(dir string) ([]error, int, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	b, err := os.ReadFile(filepath.Join(dir, output.SummaryFile))
 	if err != nil {
 		return nil, 0, err
 	}
-	var sum struct {
-		Parameters config.Params `json:"parameters"`
-	}
+	var sum output.Summary
 	if err := json.Unmarshal(b, &sum); err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", dir, err)
 	}

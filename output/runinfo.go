@@ -1,11 +1,9 @@
-package transforms
+package output
 
 import (
 	"runtime/debug"
 	"sync"
 	"time"
-
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/core"
 )
 
 // RunInfo is the "run" object of summary.json: when and with what the job
@@ -33,10 +31,10 @@ var launch struct {
 	cpu map[string]time.Duration
 }
 
-// NewRunInfo starts the RunInfo of the run runID on runner: Start now,
-// the version from the build info.
-func NewRunInfo(runID, runner string) RunInfo {
-	ri := RunInfo{Start: time.Now().UTC(), BeamSDK: core.SdkVersion, Runner: runner}
+// NewRunInfo starts the RunInfo of the run runID on runner with the Beam
+// SDK of version beamSDK: Start now, the version from the build info.
+func NewRunInfo(runID, runner, beamSDK string) RunInfo {
+	ri := RunInfo{Start: time.Now().UTC(), BeamSDK: beamSDK, Runner: runner}
 	ri.Version, ri.Revision = BuildVersion()
 	launch.Lock()
 	if launch.cpu == nil {
@@ -49,8 +47,9 @@ func NewRunInfo(runID, runner string) RunInfo {
 	return ri
 }
 
-// finish sets End, WallSeconds and, in the launching process, CPUSeconds.
-func (ri *RunInfo) finish(runID string) {
+// Finish sets End, WallSeconds and, in the launching process (where
+// NewRunInfo ran), CPUSeconds.
+func (ri *RunInfo) Finish(runID string) {
 	ri.End = time.Now().UTC()
 	ri.WallSeconds = ri.End.Sub(ri.Start).Seconds()
 	launch.Lock()
@@ -64,7 +63,7 @@ func (ri *RunInfo) finish(runID string) {
 
 // linkVersion and linkRevision are set at link time by make build and
 // make worker (go build -ldflags "-X
-// github.com/ndd-beam/ndd-beam/transforms.linkVersion=…"), from git: the
+// github.com/ndd-beam/ndd-beam/output.linkVersion=…"), from git: the
 // go command records VCS settings in the build info only when it builds in
 // a clone whose .git is a directory (not in a git worktree) and -buildvcs
 // is not false, and never under go run or go test.
