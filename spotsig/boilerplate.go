@@ -89,9 +89,7 @@ type attr struct{ key, val []byte }
 
 // cueCandidate reports whether a start tag named name can open a
 // boilerplate region, so whether boilerCue needs its attributes.
-func cueCandidate(name []byte) bool {
-	return boilerTags[string(name)] || boilerContainers[string(name)]
-}
+func cueCandidate(name []byte) bool { return tagClass[string(name)]&tagCue != 0 }
 
 // cueKey reports whether boilerCue reads attributes named key.
 func cueKey(key []byte) bool {
@@ -162,16 +160,16 @@ type region struct {
 type regionStack []region
 
 // start opens a region if the start tag named name with attributes attrs
-// is a boilerplate element, and counts nesting of the open regions' tag
-// names.
-func (rs *regionStack) start(name []byte, attrs []attr, textLen int) {
+// is a boilerplate element (only a cueCandidate, candidate, can be), and
+// counts nesting of the open regions' tag names.
+func (rs *regionStack) start(name []byte, candidate bool, attrs []attr, textLen int) {
 	for i := range *rs {
 		if bytes.Equal((*rs)[i].name, name) {
 			(*rs)[i].depth++
 		}
 	}
-	if len(*rs) >= maxRegions {
-		return // nested deeper: the text is inside an open region already
+	if len(*rs) >= maxRegions || !candidate {
+		return // nested deeper (the text is inside an open region already), or no region
 	}
 	if cue := boilerCue(name, attrs); cue != cueNone {
 		*rs = append(*rs, region{name: append([]byte(nil), name...), depth: 1, start: textLen, strong: cue == cueStrong})

@@ -318,6 +318,8 @@ const (
 	tagSkip                 // the element's content is not text
 	tagForeign              // svg, math: foreign content (skipped)
 	tagBreakout             // a start tag that ends foreign content
+	tagLayout               // a container the layout tracks (layoutContainers)
+	tagCue                  // may open a boilerplate region (boilerTags, boilerContainers)
 )
 
 var tagClass = map[string]uint8{
@@ -342,6 +344,14 @@ func init() {
 		h1 h2 h3 h4 h5 h6 head hr i img li listing menu meta nobr ol p pre ruby s small span
 		strong strike sub sup table tt u ul var`) {
 		tagClass[t] |= tagBreakout
+	}
+	for t := range layoutContainers {
+		tagClass[t] |= tagLayout
+	}
+	for _, m := range []map[string]bool{boilerTags, boilerContainers} {
+		for t := range m {
+			tagClass[t] |= tagCue
+		}
 	}
 }
 
@@ -468,10 +478,10 @@ func (w *textWriter) text(m *markup, t []byte) {
 // startTag handles a start tag named name (lower-case) with attributes
 // attrs (only those of a cueCandidate when regions are tracked).
 func (w *textWriter) startTag(m *markup, name []byte, attrs []attr) {
-	if w.boiler && m.skip == 0 {
-		w.regions.start(name, attrs, len(w.dst))
-	}
 	c := tagClass[string(name)]
+	if w.boiler && m.skip == 0 {
+		w.regions.start(name, c&tagCue != 0, attrs, len(w.dst))
+	}
 	if c&tagBreakout != 0 && m.foreign > 0 {
 		// An HTML tag inside svg/math: the page forgot to close
 		// them, and a browser leaves foreign content here.
@@ -486,7 +496,7 @@ func (w *textWriter) startTag(m *markup, name []byte, attrs []attr) {
 	}
 	if c&tagBlock != 0 && m.skip == 0 {
 		w.lineBreak()
-		if w.lay != nil && layoutContainers[string(name)] {
+		if w.lay != nil && c&tagLayout != 0 {
 			w.lay.push(name, len(w.dst))
 		}
 	}
@@ -516,7 +526,7 @@ func (w *textWriter) endTag(m *markup, name []byte) {
 	}
 	if c&tagBlock != 0 && m.skip == 0 {
 		w.lineBreak()
-		if w.lay != nil && layoutContainers[string(name)] {
+		if w.lay != nil && c&tagLayout != 0 {
 			w.lay.pop(name, len(w.dst))
 		}
 	}
