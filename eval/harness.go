@@ -24,8 +24,9 @@ type Doc struct {
 	Skip  string // why the page has no text, a reject reason of the job (dedup.Reasons; "" if it has text)
 }
 
-// Corpus is a labelled WARC file read once: every response record the truth
-// knows, in WARC order, with its text. Methods and thresholds are then run
+// Corpus is a labelled WARC file read once: every record the truth knows of
+// a type that holds a document (warc.IsDocumentType: the reader's rule), in
+// WARC order, with its text. Methods and thresholds are then run
 // over the cached texts (Run), so a τ sweep costs signatures and matching
 // only.
 type Corpus struct {
@@ -101,7 +102,7 @@ func LoadCorpusInjected(path string, truth *Truth, inj Injection, opts ...spotsi
 	seen := make([]bool, len(truth.Records))
 	var pending []job
 	err = warc.ReadFile(f, path, warc.Options{}, func(r warc.Record) error {
-		if r.Type != "response" && r.Type != "resource" {
+		if !warc.IsDocumentType(r.Type) {
 			return nil
 		}
 		ti, ok := truth.Lookup(r.RecordID, r.TargetURI)

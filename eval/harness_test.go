@@ -2,8 +2,10 @@ package eval
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ndd-beam/ndd-beam/config"
@@ -96,5 +98,54 @@ func TestHarnessOnGoldSet(t *testing.T) {
 	}
 	if len(approx.Pairs) == 0 || len(approx.Pairs) > len(at5.Pairs) {
 		t.Errorf("LSH-S found %d pairs, exact %d", len(approx.Pairs), len(at5.Pairs))
+	}
+}
+
+// LoadCorpus reads the pages of every record type the job reads
+// (warc.IsDocumentType): a labelled conversion record is a page of the
+// corpus beside response and resource records, not a missing one, and
+// the records of other types are not pages.
+func TestLoadCorpusDocumentTypes(t *testing.T) {
+	body := "<html><body><p>The council approved the plan for the new library, and a spokesperson said it was a welcome decision.</p></body></html>"
+	blocks := map[string]string{
+		"response":   "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + body,
+		"resource":   body,
+		"conversion": body,
+		"metadata":   "a: b\r\n",
+	}
+	var warcData, truthData strings.Builder
+	for i, typ := range []string{"response", "resource", "conversion", "metadata"} {
+		id := fmt.Sprintf("urn:uuid:00000000-0000-4000-8000-%012d", i)
+		uri := fmt.Sprintf("http://example.com/%s", typ)
+		ct := "text/html"
+		switch typ {
+		case "response":
+			ct = "application/http; msgtype=response"
+		case "metadata":
+			ct = "application/warc-fields"
+		}
+		fmt.Fprintf(&warcData, "WARC/1.1\r\nWARC-Type: %s\r\nWARC-Record-ID: <%s>\r\nWARC-Target-URI: %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n",
+			typ, id, uri, ct, len(blocks[typ]), blocks[typ])
+		fmt.Fprintf(&truthData, "{\"record_id\":%q,\"uri\":%q,\"cluster\":\"c\"}\n", id, uri)
+	}
+	path := filepath.Join(t.TempDir(), "types.warc")
+	if err := os.WriteFile(path, []byte(warcData.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	truth, err := ReadTruth(strings.NewReader(truthData.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadCorpus(path, truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Docs) != 3 || len(c.Missing) != 1 || c.Missing[0] != truth.Records[3].RecordID {
+		t.Fatalf("%d pages, missing %q; want the response, resource and conversion records, the metadata record missing", len(c.Docs), c.Missing)
+	}
+	for _, d := range c.Docs {
+		if d.Skip != "" || !strings.Contains(string(d.Text), "council approved") {
+			t.Errorf("page %s: skip %q, text %q", truth.Records[d.Truth].URI, d.Skip, d.Text)
+		}
 	}
 }

@@ -12,6 +12,11 @@ import (
 	"testing/fstest"
 )
 
+// Tests of the extraction from text to spot signatures: the paper's
+// example and chain rules (§3.1, §3.2), the spot set and its languages,
+// the signature hash, the caps, concurrent use, and the text blocks
+// (chains confined to them, their neighbours).
+
 // The last sentence of both pages of the paper's Figure 1 (§3.2), with the
 // true spelling "campaign" (the paper's set prints the typo "campain"; the
 // talk's slide 11 prints "campaign").

@@ -11,6 +11,12 @@ import (
 	"golang.org/x/net/html/charset"
 )
 
+// From payload to text, the input of §3: PayloadText's dispatch on the
+// media type, the character set and binary sniffing of a payload, and the
+// markup pass that writes a page's text, one line per block and the
+// boilerplate elements dropped (HTMLToText; the lexer it reads markup with
+// is htmllex.go, the main content it records layout.go).
+
 // ErrBinary is returned by HTMLToText and PayloadText when the payload
 // looks like binary data (a NUL byte, too many control bytes, or the magic
 // number of a common binary format in its first bytes) whatever its label.

@@ -13,6 +13,12 @@ import (
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
+// The Decide composite and the elements it carries: exact-copy groups split
+// into nodes with and without a pair, each node's decision, its keeper, and
+// the fate of its group's other members. The pair graph's rounds are in
+// decide_graph.go, decisions by text in decide_text.go, the output lines
+// and clusters in decide_output.go.
+
 // Methods of a decision line besides the signature scheme (dedup).
 const (
 	DecideExactText = dedup.DecideExactText

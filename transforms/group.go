@@ -21,6 +21,12 @@ import (
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
+// Matching in groups (§4.2, §4.3): KeyByGroup sends each document to the
+// groups its Grouping names, MatchGroups matches each group in memory
+// (Algorithm 1 for the SpotSigs matcher) or, a group of a cross grouping
+// over p.MaxGroupSignatures, as a grid of block-pair tasks (matchTasks);
+// the pairs it finds are Found.
+
 func init() {
 	beam.RegisterType(reflect.TypeOf((*GroupSize)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*Found)(nil)).Elem())

@@ -10,7 +10,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/dedup"
 )
 
-// readAll runs readWARCFn on one path outside Beam.
+// readAll runs ReadWARC's per-file step (readWARCFn) on one path outside Beam.
 func readAll(t *testing.T, path string) ([]Candidate, []Reject) {
 	t.Helper()
 	var cands []Candidate
@@ -25,7 +25,7 @@ func readAll(t *testing.T, path string) ([]Candidate, []Reject) {
 
 // A file that cannot be opened, or read (a directory), is one reject with
 // dedup.ReasonUnreadableFile, not a failed job.
-func TestReadWARCFnUnreadableFile(t *testing.T) {
+func TestReadWARCUnreadableFile(t *testing.T) {
 	dir := t.TempDir()
 	for _, path := range []string{filepath.Join(dir, "vanished.warc.gz"), dir} {
 		cands, rejects := readAll(t, path)
@@ -38,7 +38,7 @@ func TestReadWARCFnUnreadableFile(t *testing.T) {
 // On a real file, every record is a candidate or a reject, and a gzip file
 // is read through warc.ReadFile, not decompressed twice: the record count
 // is MANIFEST.md's.
-func TestReadWARCFnRealFile(t *testing.T) {
+func TestReadWARCRealFile(t *testing.T) {
 	path := filepath.Join("..", "testdata", "dolma__sample-0000.warc.gz")
 	if _, err := os.Stat(path); err != nil {
 		t.Skip(err)
@@ -65,7 +65,7 @@ func TestReadWARCFnRealFile(t *testing.T) {
 
 // A file of 0 bytes is one reject with dedup.ReasonEmptyFile (it would
 // otherwise give no record at all and vanish from the accounting).
-func TestReadWARCFnEmptyFile(t *testing.T) {
+func TestReadWARCEmptyFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "empty.warc.gz")
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,10 @@ import (
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
+// What travels through the Beam graph: documents (Doc) in batches (Batch)
+// with their coders, and the domain's records under the names the graph
+// uses (Candidate, Reject, PairRecord).
+
 func init() {
 	beam.RegisterCoder(reflect.TypeOf((*Doc)(nil)).Elem(), EncodeDoc, DecodeDoc)
 	beam.RegisterCoder(reflect.TypeOf((*Batch)(nil)).Elem(), EncodeBatch, DecodeBatch)

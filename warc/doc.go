@@ -8,7 +8,8 @@
 // every WARC record it reads and once for every stretch it cannot read, in
 // file order. A record with Skip == "" is a document candidate: an HTML
 // response ([DefaultMediaTypes]), or an HTML or plain-text resource or
-// conversion record ([DefaultBlockMediaTypes]), with a usable body;
+// conversion record ([DefaultBlockMediaTypes]; the three document types,
+// [IsDocumentType]), with a usable body;
 // every other record carries a stable skip reason (see [Reasons]). So a
 // caller that counts emitted records can always prove
 //

@@ -24,20 +24,22 @@ var errPayloadTooLarge = errors.New("payload larger than MaxPayloadBytes")
 // type, the block b and the WARC Content-Type wct. It may leave part of b
 // unread.
 func (rd *fileReader) classify(rec *Record, b *blockReader, wct string) {
-	switch rec.Type {
-	case "warcinfo", "request", "metadata", "revisit", "continuation":
-		rec.Skip = rec.Type
-	case "response":
-		if strings.HasPrefix(mediaType(wct), "application/http") || bytes.HasPrefix(b.peek(5), []byte("HTTP/")) {
-			rd.readHTTP(rec, b)
-		} else {
-			rd.readBlockPayload(rec, b, wct) // e.g. text/dns, or a bare document
+	if !IsDocumentType(rec.Type) {
+		switch rec.Type {
+		case "warcinfo", "request", "metadata", "revisit", "continuation":
+			rec.Skip = rec.Type
+		default:
+			rec.Skip = SkipUnknownType
+			rec.Detail = fmt.Sprintf("WARC-Type %q", rec.Type)
 		}
-	case "resource", "conversion":
+		return
+	}
+	if rec.Type == "response" && (strings.HasPrefix(mediaType(wct), "application/http") || bytes.HasPrefix(b.peek(5), []byte("HTTP/"))) {
+		rd.readHTTP(rec, b)
+	} else {
+		// resource and conversion records; a response that is not HTTP,
+		// e.g. text/dns, or a bare document
 		rd.readBlockPayload(rec, b, wct)
-	default:
-		rec.Skip = SkipUnknownType
-		rec.Detail = fmt.Sprintf("WARC-Type %q", rec.Type)
 	}
 }
 

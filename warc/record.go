@@ -51,6 +51,20 @@ type Record struct {
 	Detail string
 }
 
+// IsDocumentType reports whether a record of WARC-Type typ (lower-cased, as
+// in Record.Type) can hold a document: a response, resource or conversion
+// record (WARC 1.1 §6). ReadFile reads the payload of these types only and
+// skips a record of any other type under its type's reason (SkipWarcinfo …
+// SkipUnknownType), so a caller that looks for the pages of a file, skipped
+// or not, looks at the records of these types.
+func IsDocumentType(typ string) bool {
+	switch typ {
+	case "response", "resource", "conversion":
+		return true
+	}
+	return false
+}
+
 // MIMEType returns the record's payload Content-Type with its charset, e.g.
 // "text/html; charset=iso-8859-1", the form spotsig.PayloadText takes.
 func (r Record) MIMEType() string {
