@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -26,25 +25,13 @@ func runEvalDecisions(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	truth, err := eval.LoadTruth(*truthPath)
-	if err != nil {
-		fmt.Fprintln(stderr, "ndd-eval:", err)
-		return 1
-	}
-	ds, files, err := eval.LoadDecisions(*decisions)
-	if err != nil {
-		fmt.Fprintln(stderr, "ndd-eval:", err)
+	truth, ds, files, ok := loadScored(stderr, *truthPath, func() ([]eval.DecisionRecord, []string, error) { return eval.LoadDecisions(*decisions) })
+	if !ok {
 		return 1
 	}
 	r := eval.EvaluateDrops(truth, ds)
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(r); err != nil {
-			fmt.Fprintln(stderr, "ndd-eval:", err)
-			return 1
-		}
-		return 0
+		return writeJSON(stdout, stderr, r)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "decisions files\t%d (%s)\n", len(files), strings.Join(files, ", "))

@@ -10,8 +10,12 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
 	"os"
+
+	"github.com/ndd-beam/ndd-beam/eval"
 )
 
 const evalUsage = `usage:
@@ -90,4 +94,29 @@ func run(args []string) int {
 		}
 	}
 	return runEvalPairs(args, os.Stdout, os.Stderr)
+}
+
+// loadScored loads the truth file and the output to score (load), for the
+// scoring subcommands; a failure is printed on stderr and ok is false.
+func loadScored[T any](stderr io.Writer, truthPath string, load func() ([]T, []string, error)) (truth *eval.Truth, recs []T, files []string, ok bool) {
+	truth, err := eval.LoadTruth(truthPath)
+	if err == nil {
+		recs, files, err = load()
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "ndd-eval:", err)
+		return nil, nil, nil, false
+	}
+	return truth, recs, files, true
+}
+
+// writeJSON prints v as one indented JSON object and returns the exit code.
+func writeJSON(stdout, stderr io.Writer, v any) int {
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintln(stderr, "ndd-eval:", err)
+		return 1
+	}
+	return 0
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -26,29 +25,16 @@ func runEvalPairs(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	truth, err := eval.LoadTruth(*truthPath)
-	if err != nil {
-		fmt.Fprintln(stderr, "ndd-eval:", err)
-		return 1
-	}
-	ps, files, err := eval.LoadPairs(*pairs)
-	if err != nil {
-		fmt.Fprintln(stderr, "ndd-eval:", err)
+	truth, ps, files, ok := loadScored(stderr, *truthPath, func() ([]eval.PairRecord, []string, error) { return eval.LoadPairs(*pairs) })
+	if !ok {
 		return 1
 	}
 	r := eval.Evaluate(truth, ps)
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		out := struct {
+		return writeJSON(stdout, stderr, struct {
 			Files []string `json:"files"`
 			eval.Result
-		}{files, r}
-		if err := enc.Encode(out); err != nil {
-			fmt.Fprintln(stderr, "ndd-eval:", err)
-			return 1
-		}
-		return 0
+		}{files, r})
 	}
 	writeResultTable(stdout, files, truth, r, *clusters)
 	return 0
