@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -12,9 +11,7 @@ import (
 )
 
 func runEvalBoilerplate(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ndd-eval boilerplate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
+	fs := newFlagSet("ndd-eval boilerplate", stderr)
 	warcPath := fs.String("warc", "", "labelled WARC file (required)")
 	truthPath := fs.String("truth", "", "truth file for the WARC (required)")
 	tau := fs.Float64("tau", config.DefaultTau, "weighted Jaccard threshold τ")

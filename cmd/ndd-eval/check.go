@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,9 +15,7 @@ import (
 // directory given (eval.CheckDecisions, τ from its summary.json); exit 1 on
 // any violation.
 func runEvalCheck(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ndd-eval check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
+	fs := newFlagSet("ndd-eval check", stderr)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,9 +12,7 @@ import (
 // runEvalCrawl writes the short-page crawl of the per-page cost benchmark
 // (eval.WriteShortCrawl) to DIR/crawl.warc.gz and DIR/truth.jsonl.
 func runEvalCrawl(args []string, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ndd-eval crawl", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
+	fs := newFlagSet("ndd-eval crawl", stderr)
 	c := eval.DefaultShortCrawl
 	out := fs.String("out", "", "output directory (required)")
 	gold := fs.String("gold", "../shared/data/goldset", "gold set whose core texts give the sentences")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -12,9 +11,7 @@ import (
 
 // runEvalDecisions scores a decisions output: drop precision and recall.
 func runEvalDecisions(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ndd-eval decisions", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
+	fs := newFlagSet("ndd-eval decisions", stderr)
 	decisions := fs.String("decisions", "", "glob of the decisions output files, e.g. 'out/decisions*.jsonl' (required)")
 	truthPath := fs.String("truth", "", "truth file, JSON lines with record_id, uri, cluster (required)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object instead of a table")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -14,9 +13,7 @@ import (
 // index, or one segment): name, created, pages, Parquet bytes, bytes per
 // page, and the parameters that must agree (index.Agreement).
 func runEvalIndex(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ndd-eval index", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
+	fs := newFlagSet("ndd-eval index", stderr)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

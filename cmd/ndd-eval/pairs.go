@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -11,9 +10,7 @@ import (
 )
 
 func runEvalPairs(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ndd-eval", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
+	fs := newFlagSet("ndd-eval", stderr)
 	pairs := fs.String("pairs", "", "glob of the pairs output files, e.g. 'out/pairs*.jsonl' (required)")
 	truthPath := fs.String("truth", "", "truth file, JSON lines with record_id, uri, cluster (required)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object instead of a table")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -13,9 +12,7 @@ import (
 // set (eval.ScoreReal): drop precision and recall, pair precision and
 // recall; --list adds the wrong and missed drops.
 func runEvalRealset(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ndd-eval realset", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
+	fs := newFlagSet("ndd-eval realset", stderr)
 	truthPath := fs.String("truth", "", "truth.tsv of a real-page set, e.g. ../shared/data/realset/truth.tsv (required; judged_pairs.tsv beside it gives the reasons of wrong drops)")
 	list := fs.Bool("list", false, "also list the wrong drops and the missed drops")
 	if err := fs.Parse(args); err != nil {

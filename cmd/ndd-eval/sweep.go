@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -19,9 +18,7 @@ import (
 )
 
 func runEvalSweep(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ndd-eval sweep", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
+	fs := newFlagSet("ndd-eval sweep", stderr)
 	warcPath := fs.String("warc", "", "labelled WARC file (required)")
 	truthPath := fs.String("truth", "", "truth file for the WARC (required)")
 	outDir := fs.String("out", "docs/", "directory for quality.md and quality-f1.png")
