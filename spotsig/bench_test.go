@@ -53,18 +53,26 @@ func BenchmarkExtractPayloadBlocks(b *testing.B) {
 	}
 }
 
-// BenchmarkHTMLToText isolates the markup and charset step.
+// BenchmarkHTMLToText isolates the markup and charset step; the sub-
+// benchmark std reads every page with x/net's tokenizer alone (htmlStd),
+// what the lexer pass replaced (htmllex.go).
 func BenchmarkHTMLToText(b *testing.B) {
 	pages, n := benchPages(b)
-	b.SetBytes(n)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for _, p := range pages {
-			if _, _, err := HTMLToText(p.Body, p.ContentType); err != nil {
-				b.Fatal(err)
+	for _, c := range []struct {
+		name string
+		opts []Option
+	}{{"lexer", nil}, {"std", []Option{withStdMarkup()}}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(n)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				for _, p := range pages {
+					if _, _, err := HTMLToText(p.Body, p.ContentType, c.opts...); err != nil {
+						b.Fatal(err)
+					}
+				}
 			}
-		}
+		})
 	}
 }
 
