@@ -365,21 +365,6 @@ func (c *tally) dominant() int {
 	return best
 }
 
-// top returns the most-voted language and its votes and the votes of the
-// next one, among the first n; lead -1 without any vote.
-func (c *tally) top(n int) (lead int, leadVotes, next int32) {
-	lead = -1
-	for i, v := range c.votes[:n] {
-		switch {
-		case v > leadVotes:
-			lead, leadVotes, next = i, v, leadVotes
-		case v > next:
-			next = v
-		}
-	}
-	return lead, leadVotes, next
-}
-
 // pageTally is the evidence of a page's kept blocks: of those inside its
 // main content and of all, each with its votes per voting script (only
 // the blocks written mainly in a script vote for its languages).
