@@ -55,7 +55,7 @@ func init() {
 	registerDoFn(&decisionStatFn{})
 	registerDoFn(&clusterFn{})
 	register.Function1x2[Decided, string, error](decisionLine)
-	register.Function1x2[int, string, int](clusterStat)
+	registerDoFn(&clusterStatFn{})
 	register.Function1x2[ClusterRecord, string, error](clusterLine)
 	register.Emitter1[Decided]()
 	register.Emitter2[string, Page]()

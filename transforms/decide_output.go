@@ -18,33 +18,46 @@ func decisionStats(s beam.Scope, st *Stats, r DecideResult) {
 	s = s.Scope("DecisionStats")
 	st.Add(beam.CombinePerKey(s, sumInt, beam.Flatten(s,
 		beam.ParDo(s, &decisionStatFn{}, r.Decisions),
-		beam.ParDo(s, clusterStat, r.ClusterSizes))))
+		beam.ParDo(s, &clusterStatFn{}, r.ClusterSizes))))
 	st.Sum(s, output.StatDecideResidual, r.Residual)
 }
 
 // decisionStatFn counts a decision as kept or dropped, and a dropped page
 // at weighted Jaccard 1 (the same signatures as the page kept, or for
 // exact-text the same text) also as an exact copy.
-type decisionStatFn struct{}
+type decisionStatFn struct{ sums statSums }
 
-func (*decisionStatFn) ProcessElement(ctx context.Context, d Decided, emit func(string, int)) {
+func (fn *decisionStatFn) StartBundle(func(string, int)) { fn.sums.start() }
+
+func (fn *decisionStatFn) ProcessElement(ctx context.Context, d Decided, emit func(string, int)) {
 	if d.Line.Keep {
 		decideKept.Inc(ctx, 1)
-		emit(output.StatKept, 1)
+		fn.sums.add(output.StatKept, 1, emit)
 		return
 	}
 	decideDropped.Inc(ctx, 1)
-	emit(output.StatDropped, 1)
+	fn.sums.add(output.StatDropped, 1, emit)
 	if d.Line.Jaccard == 1 {
 		decideExact.Inc(ctx, 1)
-		emit(output.StatDroppedExact, 1)
+		fn.sums.add(output.StatDroppedExact, 1, emit)
 	}
 	if d.Line.KeptBySegment != "" {
-		emit(output.StatDroppedForIndex, 1)
+		fn.sums.add(output.StatDroppedForIndex, 1, emit)
 	}
 }
 
-func clusterStat(size int) (string, int) { return output.StatClusterSizePrefix + strconv.Itoa(size), 1 }
+func (fn *decisionStatFn) FinishBundle(emit func(string, int)) { fn.sums.flush(emit) }
+
+// clusterStatFn counts clusters per size.
+type clusterStatFn struct{ sums statSums }
+
+func (fn *clusterStatFn) StartBundle(func(string, int)) { fn.sums.start() }
+
+func (fn *clusterStatFn) ProcessElement(size int, emit func(string, int)) {
+	fn.sums.add(output.StatClusterSizePrefix+strconv.Itoa(size), 1, emit)
+}
+
+func (fn *clusterStatFn) FinishBundle(emit func(string, int)) { fn.sums.flush(emit) }
 
 // dropKey keys each dropped page by the kept page that dropped it.
 func dropKey(d Decided, emit func(string, Decided)) {

@@ -96,15 +96,23 @@ func NameStats(s beam.Scope, names beam.PCollection) beam.PCollection {
 	return beam.CombinePerKey(s, sumInt, beam.ParDo(s, &nameStatFn{}, names))
 }
 
-type nameStatFn struct{}
+type nameStatFn struct{ sums statSums }
 
-func (*nameStatFn) ProcessElement(name string, emit func(string, int)) { emit(name, 1) }
+func (fn *nameStatFn) StartBundle(func(string, int)) { fn.sums.start() }
 
-type skipStatFn struct{}
+func (fn *nameStatFn) ProcessElement(name string, emit func(string, int)) { fn.sums.add(name, 1, emit) }
 
-func (*skipStatFn) ProcessElement(r Reject, emit func(string, int)) {
-	emit(output.StatSkippedPrefix+r.Reason, 1)
+func (fn *nameStatFn) FinishBundle(emit func(string, int)) { fn.sums.flush(emit) }
+
+type skipStatFn struct{ sums statSums }
+
+func (fn *skipStatFn) StartBundle(func(string, int)) { fn.sums.start() }
+
+func (fn *skipStatFn) ProcessElement(r Reject, emit func(string, int)) {
+	fn.sums.add(output.StatSkippedPrefix+r.Reason, 1, emit)
 }
+
+func (fn *skipStatFn) FinishBundle(emit func(string, int)) { fn.sums.flush(emit) }
 
 // WriteSummary writes <out.Dir>/summary.json (under its temporary name
 // until out.Commit) from stats (KV<string, int>, one element per statistic,
