@@ -168,9 +168,10 @@ type Fate struct {
 	Segment string
 }
 
-// decideMergeLimit is the Limit of Decide's merging DoFns (bundleMerge);
-// tests set it small so that a key gets many merged parts.
-var decideMergeLimit = 0
+// mergeLimit is the Limit of the merging DoFns of Decide, CollapseExact
+// and DropSharedBlocks (bundleMerge, shardParts); tests set it small so
+// that a key gets many merged parts.
+var mergeLimit = 0
 
 // Decide keeps or drops every page and returns one decision per page and
 // the clusters (a kept page with the pages it drops). Its inputs are the
@@ -229,7 +230,7 @@ func decide(s beam.Scope, st *Stats, c Collapsed, found, unsigned, preDrops, ext
 		return DecideResult{}, err
 	}
 	method := p.SignatureMethod()
-	lim := decideMergeLimit
+	lim := mergeLimit
 
 	// Nodes without a pair are kept in their batch; the others go on.
 	involved := beam.ParDo(s, &involvedFn{Limit: lim}, found)

@@ -120,9 +120,9 @@ func mustLine(t *testing.T, v any) string {
 // checked on the decisions too.
 func (c decideCase) check(t *testing.T, p config.Params, more ...string) {
 	t.Helper()
-	defer func(l int) { decideMergeLimit = l }(decideMergeLimit)
+	defer func(l int) { mergeLimit = l }(mergeLimit)
 	for _, limit := range []int{1, 0} {
-		decideMergeLimit = limit
+		mergeLimit = limit
 		pl, s := beam.NewPipelineWithRoot()
 		st := &Stats{}
 		groups := CollapseExact(s, st, beam.CreateList(s, c.batches))

@@ -18,16 +18,15 @@ func init() {
 	beam.RegisterType(reflect.TypeOf((*groupHead)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*member)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*mark)(nil)).Elem())
-	registerDoFn(&exactKeyFn{})
-	register.Function2x1[groupHead, groupHead, groupHead](mergeGroupHeads)
+	registerDoFn(&exactShardsFn{})
 	registerDoFn(&collapseFn{})
 	registerDoFn(&applyMarksFn{})
-	register.Emitter2[string, member]()
-	register.Emitter2[string, groupHead]()
+	register.Emitter2[int, []member]()
+	register.Emitter2[int, []groupHead]()
 	register.Emitter2[string, []mark]()
 	register.Emitter1[ExactCopy]()
-	register.Iter1[member]()
-	register.Iter1[groupHead]()
+	register.Iter1[[]member]()
+	register.Iter1[[]groupHead]()
 	register.Iter1[[]mark]()
 	register.Function1x1[ExactCopy, PairRecord](exactPairRecord)
 }
@@ -57,27 +56,30 @@ type Collapsed struct {
 // "Crawl-scale matching"): of the documents with the same vector
 // (dedup.ExactKey), only the representative (the first in warc.Ref order,
 // dedup.FirstRef) goes on to matching, carrying its group's site, size and
-// best-ranked page; each other one becomes an ExactCopy. A group's head is
-// found by a combiner on the 16-byte key, so no worker holds a group; the
-// members are then joined with it (CoGroupByKey on the key) and streamed,
-// and the groups of more than one member send the batches of their
-// members what to change (a second join, on the batch ID). The number of
+// best-ranked page; each other one becomes an ExactCopy. A group's head
+// (representative, best-ranked page, size) is merged per 16-byte key where
+// the documents are, and the heads and the members are shuffled in parts
+// under the key's shard (bundlemerge.go, "Sharded shuffles"); the worker
+// of a shard merges the heads of its keys, then streams the members, so
+// no worker holds a group's members; the groups of more than one member
+// send the batches of their members what to change (a join on the batch
+// ID). The number of
 // copies is added to st as exact_copies and to the counter exact/copies.
 // The representatives equal dedup.Collapse's.
 func CollapseExact(s beam.Scope, st *Stats, batches beam.PCollection) Collapsed {
 	s = s.Scope("CollapseExact")
-	keyed, heads := beam.ParDo2(s, &exactKeyFn{}, batches)
-	head := beam.CombinePerKey(s, mergeGroupHeads, heads)
-	marks, copies, members := beam.ParDo3(s, &collapseFn{}, beam.CoGroupByKey(s, keyed, head))
+	keyed, heads := beam.ParDo2(s, &exactShardsFn{Limit: mergeLimit}, batches)
+	marks, copies, members := beam.ParDo3(s, &collapseFn{}, beam.CoGroupByKey(s, keyed, heads))
 	reps := beam.ParDo(s, &applyMarksFn{}, beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, batches), marks))
 	st.Count(s, output.StatExactCopies, copies)
 	return Collapsed{Reps: reps, Copies: copies, Members: members}
 }
 
-// groupHead is what is known of an exact-copy group as a whole: its
-// dedup.Head (representative and site), its member of smallest rank and
-// its size. mergeGroupHeads combines it.
+// groupHead is what is known of an exact-copy group (exact-copy key Key)
+// as a whole: its dedup.Head (representative and site), its member of
+// smallest rank and its size. mergeGroupHeads combines it.
 type groupHead struct {
+	Key  string
 	Head dedup.Head
 	Best Page
 	Size int
@@ -88,12 +90,13 @@ func mergeGroupHeads(a, b groupHead) groupHead {
 	if b.Best.Rank < best.Rank {
 		best = b.Best
 	}
-	return groupHead{Head: dedup.MergeHeads(a.Head, b.Head), Best: best, Size: a.Size + b.Size}
+	return groupHead{Key: a.Key, Head: dedup.MergeHeads(a.Head, b.Head), Best: best, Size: a.Size + b.Size}
 }
 
-// member is one document of an exact-copy key: where it is (batch and
+// member is one document of the exact-copy key Key: where it is (batch and
 // index), its page and its vector length.
 type member struct {
+	Key        string
 	Batch      string
 	Doc        int
 	Page       Page
@@ -110,22 +113,73 @@ type mark struct {
 	Group dedup.Group
 }
 
-// exactKeyFn keys each document of a batch, and its head alone, by its
-// exact-copy key.
-type exactKeyFn struct{}
+// exactShardsFn merges the heads of each exact-copy key of a bundle's
+// documents and gathers their members, and emits both in parts keyed by
+// the key's shard.
+type exactShardsFn struct {
+	Limit   int // bytes held before a flush (bundleMerge); 0: mergeBytes
+	heads   bundleMerge[string, groupHead]
+	members shardParts[member]
+}
 
-func (*exactKeyFn) ProcessElement(b Batch, doc func(string, member), head func(string, groupHead)) {
+func (fn *exactShardsFn) StartBundle(func(int, []member), func(int, []groupHead)) {
+	fn.heads.start(fn.Limit)
+	fn.members.start(fn.Limit)
+}
+
+func (fn *exactShardsFn) ProcessElement(b Batch, members func(int, []member), heads func(int, []groupHead)) {
+	full := false
 	for i, d := range b.Docs {
 		k := dedup.ExactKey(d.Vec)
-		doc(k, member{Batch: b.ID, Doc: i, Page: d.Page, Signatures: d.Vec.Len()})
-		head(k, groupHead{Head: dedup.Head{Rep: d.Ref, Site: d.Site}, Best: d.Page, Size: 1})
+		h := groupHead{Key: k, Head: dedup.Head{Rep: d.Ref, Site: d.Site}, Best: d.Page, Size: 1}
+		full = fn.heads.put(k, headBytes(&h), func(g *groupHead) {
+			if g.Size == 0 {
+				*g = h
+			} else {
+				*g = mergeGroupHeads(*g, h)
+			}
+		}) || full
+		m := member{Key: k, Batch: b.ID, Doc: i, Page: d.Page, Signatures: d.Vec.Len()}
+		fn.members.add(exactShard(k), m, memberBytes(&m), members)
+	}
+	if full {
+		fn.heads.flushShards(exactShard, headBytes, heads)
 	}
 }
 
-// collapseFn sees one exact-copy key with its members and its head; for a
-// group of more than one member it marks the representative and the copies
-// in their batches (merged per batch within a bundle), turns every copy
-// into an ExactCopy, and sends the pages but the best-ranked one to
+func (fn *exactShardsFn) FinishBundle(members func(int, []member), heads func(int, []groupHead)) {
+	fn.heads.flushShards(exactShard, headBytes, heads)
+	fn.members.flush(members)
+}
+
+// exactShard is the shard of an exact-copy key.
+func exactShard(key string) int {
+	var h uint64
+	for i := 0; i < len(key) && i < 8; i++ {
+		h |= uint64(key[i]) << (8 * i)
+	}
+	return keyShard(h)
+}
+
+// pageBytes estimates a page's encoded size.
+func pageBytes(p *Page) int {
+	n := 64 + len(p.File) + len(p.RecordID) + len(p.URI) + len(p.Rank) + len(p.Digest) + len(p.Date)
+	for _, c := range p.Capped {
+		n += 8 + len(c)
+	}
+	return n
+}
+
+func headBytes(h *groupHead) int {
+	return 40 + len(h.Key) + pageBytes(&h.Best) + pageBytes(&Page{Ref: h.Head.Rep})
+}
+
+func memberBytes(m *member) int { return 16 + len(m.Key) + len(m.Batch) + pageBytes(&m.Page) }
+
+// collapseFn sees the heads and the members of one shard's exact-copy keys;
+// for a group of more than one member it marks the representative and the
+// copies in their batches (merged per batch within a bundle), turns every
+// copy into an ExactCopy, and sends the pages but the best-ranked one to
 // Members.
 type collapseFn struct {
 	merge bundleMerge[string, []mark]
@@ -135,36 +189,57 @@ func (fn *collapseFn) StartBundle(func(string, []mark), func(ExactCopy), func(st
 	fn.merge.start(0)
 }
 
-func (fn *collapseFn) ProcessElement(ctx context.Context, key string, members func(*member) bool, heads func(*groupHead) bool, marks func(string, []mark), exact func(ExactCopy), pages func(string, Page)) error {
-	var h groupHead
-	if !heads(&h) {
-		return fmt.Errorf("collapse: exact-copy key %x has no head", key)
+func (fn *collapseFn) ProcessElement(ctx context.Context, _ int, members func(*[]member) bool, heads func(*[]groupHead) bool, marks func(string, []mark), exact func(ExactCopy), pages func(string, Page)) error {
+	groups := map[string]groupHead{}
+	var hs []groupHead
+	for heads(&hs) {
+		for _, h := range hs {
+			if g, ok := groups[h.Key]; ok {
+				h = mergeGroupHeads(g, h)
+			}
+			groups[h.Key] = h
+		}
+		hs = nil
+	}
+	var ms []member
+	for members(&ms) {
+		for _, m := range ms {
+			if err := fn.member(ctx, m, groups, marks, exact, pages); err != nil {
+				return err
+			}
+		}
+		ms = nil
+	}
+	return nil
+}
+
+// member marks one member of a group and turns it into an ExactCopy if it
+// is not the representative.
+func (fn *collapseFn) member(ctx context.Context, m member, groups map[string]groupHead, marks func(string, []mark), exact func(ExactCopy), pages func(string, Page)) error {
+	h, ok := groups[m.Key]
+	if !ok {
+		return fmt.Errorf("collapse: exact-copy key %x has no head", m.Key)
 	}
 	if h.Size < 2 {
 		return nil
 	}
 	rep := h.Head.Rep
-	repID := rep.ID()
-	var m member
-	for members(&m) {
-		var mk mark
-		if m.Page.Ref == rep {
-			mk = mark{Doc: m.Doc, Site: h.Head.Site, Group: dedup.Group{Size: h.Size}}
-			if h.Best.Ref != rep {
-				mk.Group.Best = h.Best
-			}
-		} else {
-			mk = mark{Doc: m.Doc, Drop: true}
-			exactCopies.Inc(ctx, 1)
-			progress.pairs.Add(1) // a line of pairs
-			exact(ExactCopy{Member: m.Page.Ref, Rep: rep, Signatures: m.Signatures})
+	var mk mark
+	if m.Page.Ref == rep {
+		mk = mark{Doc: m.Doc, Site: h.Head.Site, Group: dedup.Group{Size: h.Size}}
+		if h.Best.Ref != rep {
+			mk.Group.Best = h.Best
 		}
-		if m.Page.Ref != h.Best.Ref {
-			pages(repID, m.Page)
-		}
-		fn.merge.add(m.Batch, 64, func(ms *[]mark) { *ms = append(*ms, mk) }, marks)
-		m = member{}
+	} else {
+		mk = mark{Doc: m.Doc, Drop: true}
+		exactCopies.Inc(ctx, 1)
+		progress.pairs.Add(1) // a line of pairs
+		exact(ExactCopy{Member: m.Page.Ref, Rep: rep, Signatures: m.Signatures})
 	}
+	if m.Page.Ref != h.Best.Ref {
+		pages(rep.ID(), m.Page)
+	}
+	fn.merge.add(m.Batch, 64, func(ms *[]mark) { *ms = append(*ms, mk) }, marks)
 	return nil
 }
 

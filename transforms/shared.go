@@ -14,21 +14,17 @@ import (
 )
 
 func init() {
-	beam.RegisterType(reflect.TypeOf((*dedup.BlockCount)(nil)).Elem())
-	register.Function2x1[dedup.BlockCount, dedup.BlockCount, dedup.BlockCount](addBlockCounts)
-	registerDoFn(&blockCountsFn{})
-	registerDoFn(&blockRefsFn{})
+	beam.RegisterType(reflect.TypeOf((*blockEntry)(nil)).Elem())
+	registerDoFn(&blockShardsFn{})
 	register.Function1x2[Batch, string, Batch](keyBatch)
-	registerDoFn(&sharedBlockFn{})
+	registerDoFn(&sharedBlocksFn{})
 	registerDoFn(&resolveBatchFn{})
-	register.Emitter2[uint64, dedup.BlockCount]()
-	register.Emitter2[uint64, []string]()
-	register.Emitter2[string, uint64]()
+	register.Emitter2[int, []blockEntry]()
+	register.Emitter2[string, []uint64]()
 	register.Emitter2[string, Batch]()
 	register.Emitter1[int]()
-	register.Iter1[dedup.BlockCount]()
-	register.Iter1[[]string]()
-	register.Iter1[uint64]()
+	register.Iter1[[]blockEntry]()
+	register.Iter1[[]uint64]()
 	register.Iter1[Batch]()
 }
 
@@ -43,102 +39,122 @@ var (
 // with at least p.SharedBlockPages different contexts, and of more pages
 // than it is the main content of, or on pages of many contexts with many
 // different neighbours) from every document of the batches, and merges
-// the other blocks into each document's vector. The counts per block hash
-// are summed with a combiner; the verdict reaches the documents by two
-// joins (CoGroupByKey on the block hash with the IDs of the batches that
-// have the block, then on the batch ID), so no worker holds more than one
-// block's batch IDs or one batch. Counts and batch IDs are merged per
-// block hash where they are made (bundleMerge). With p.SharedBlockPages 0
-// the documents have no blocks and pass unchanged. The result equals
-// dedup.DropSharedBlocks on the same documents. st gets the signatures
-// dropped (output.StatSharedSignatures) and the language of each document's main
-// content once they are dropped ("languages/<code>", dedup.Language).
+// the other blocks into each document's vector. Each block's counts
+// (dedup.Count) and the IDs of the batches that have it are merged per
+// block hash where they are made, then shuffled in parts under the block
+// hash's shard (bundlemerge.go, "Sharded shuffles"); the worker of a shard
+// sums each block's counts (dedup.BlockCount.Add, associative and
+// commutative) and sends the shared blocks' hashes to the batches that
+// have them, which a join on the batch ID (CoGroupByKey) hands to each
+// batch. No worker holds more than one shard's blocks or one batch. With
+// p.SharedBlockPages 0 the documents have no blocks and pass unchanged.
+// The result equals dedup.DropSharedBlocks on the same documents. st gets
+// the signatures dropped (output.StatSharedSignatures) and the language of
+// each document's main content once they are dropped ("languages/<code>",
+// dedup.Language).
 func DropSharedBlocks(s beam.Scope, st *Stats, batches beam.PCollection, p config.Params) beam.PCollection {
 	if p.SharedBlockPages == 0 {
 		return batches
 	}
 	s = s.Scope("DropSharedBlocks")
-	counts := beam.CombinePerKey(s, addBlockCounts, beam.ParDo(s, &blockCountsFn{}, batches))
-	refs := beam.ParDo(s, &blockRefsFn{}, batches)
-	shared := beam.ParDo(s, &sharedBlockFn{MinPages: p.SharedBlockPages}, beam.CoGroupByKey(s, refs, counts))
+	parts := beam.ParDo(s, &blockShardsFn{Limit: mergeLimit}, batches)
+	shared := beam.ParDo(s, &sharedBlocksFn{MinPages: p.SharedBlockPages}, beam.GroupByKey(s, parts))
 	out, dropped, langs := beam.ParDo3(s, &resolveBatchFn{}, beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, batches), shared))
 	st.Sum(s, output.StatSharedSignatures, dropped)
 	st.Add(beam.CombinePerKey(s, sumInt, langs))
 	return out
 }
 
-func addBlockCounts(a, b dedup.BlockCount) dedup.BlockCount { return a.Add(b) }
-
 // keyBatch keys a batch by its ID.
 func keyBatch(b Batch) (string, Batch) { return b.ID, b }
 
-// blockCountsFn emits each block of each document with its count
-// (dedup.Count), summed per block hash within a bundle.
-type blockCountsFn struct {
-	merge bundleMerge[uint64, dedup.BlockCount]
+// blockEntry is one block's counts and the IDs of the batches that have
+// it, as far as one bundle saw them.
+type blockEntry struct {
+	Hash    uint64
+	Count   dedup.BlockCount
+	Batches []string
 }
 
-func (fn *blockCountsFn) StartBundle(func(uint64, dedup.BlockCount)) { fn.merge.start(0) }
+// bytes estimates the entry's encoded size.
+func (e *blockEntry) bytes() int {
+	n := 32 + 8*(len(e.Count.Contexts)+len(e.Count.All)+len(e.Count.Before)+len(e.Count.After))
+	for _, id := range e.Batches {
+		n += 8 + len(id)
+	}
+	return n
+}
 
-func (fn *blockCountsFn) ProcessElement(b Batch, emit func(uint64, dedup.BlockCount)) {
+// blockShardsFn merges each block's counts and batch IDs within a bundle
+// and emits them in parts keyed by the block hash's shard.
+type blockShardsFn struct {
+	Limit int // bytes held before a flush (bundleMerge); 0: mergeBytes
+	merge bundleMerge[uint64, blockEntry]
+}
+
+func (fn *blockShardsFn) StartBundle(func(int, []blockEntry)) { fn.merge.start(fn.Limit) }
+
+func (fn *blockShardsFn) ProcessElement(b Batch, emit func(int, []blockEntry)) {
+	full := false
 	for _, d := range b.Docs {
 		ctx := dedup.NewContexts(d.Blocks)
 		for _, bl := range d.Blocks {
 			c := dedup.Count(bl, ctx.Of(bl.Hash))
-			fn.merge.add(bl.Hash, 8*(len(c.Contexts)+len(c.All)+len(c.Before)+len(c.After)), func(sum *dedup.BlockCount) { *sum = sum.Add(c) }, emit)
+			full = fn.merge.put(bl.Hash, 8*(len(c.Contexts)+len(c.All)+len(c.Before)+len(c.After))+8, func(e *blockEntry) {
+				e.Hash = bl.Hash
+				e.Count = e.Count.Add(c)
+				if n := len(e.Batches); n == 0 || e.Batches[n-1] != b.ID {
+					e.Batches = append(e.Batches, b.ID)
+				}
+			}) || full
 		}
+	}
+	if full {
+		fn.FinishBundle(emit)
 	}
 }
 
-func (fn *blockCountsFn) FinishBundle(emit func(uint64, dedup.BlockCount)) { fn.merge.flush(emit) }
-
-// blockRefsFn emits, for each block hash of a batch, the batch's ID,
-// gathered per hash within a bundle.
-type blockRefsFn struct {
-	merge bundleMerge[uint64, []string]
+func (fn *blockShardsFn) FinishBundle(emit func(int, []blockEntry)) {
+	fn.merge.flushShards(keyShard, (*blockEntry).bytes, emit)
 }
 
-func (fn *blockRefsFn) StartBundle(func(uint64, []string)) { fn.merge.start(0) }
-
-func (fn *blockRefsFn) ProcessElement(b Batch, emit func(uint64, []string)) {
-	seen := map[uint64]bool{}
-	for _, d := range b.Docs {
-		for _, bl := range d.Blocks {
-			if seen[bl.Hash] {
-				continue
-			}
-			seen[bl.Hash] = true
-			fn.merge.add(bl.Hash, 16, func(ids *[]string) { *ids = append(*ids, b.ID) }, emit)
-		}
-	}
-}
-
-func (fn *blockRefsFn) FinishBundle(emit func(uint64, []string)) { fn.merge.flush(emit) }
-
-// sharedBlockFn sees one block hash with the batches that have it and its
-// summed counts, and if the block is shared boilerplate
-// (dedup.BlockCount.Shared) emits (batch ID, block hash) for each.
-type sharedBlockFn struct {
+// sharedBlocksFn sees the parts of one shard, sums each block's counts, and
+// for every shared block (dedup.BlockCount.Shared) sends its hash to each
+// batch that has it; the hashes are gathered per batch ID within a bundle.
+type sharedBlocksFn struct {
 	MinPages int
+	merge    bundleMerge[string, []uint64]
 }
 
-func (fn *sharedBlockFn) ProcessElement(ctx context.Context, hash uint64, batches func(*[]string) bool, counts func(*dedup.BlockCount) bool, emit func(string, uint64)) {
-	var total, c dedup.BlockCount
-	for counts(&c) {
-		total = total.Add(c)
-	}
-	if !total.Shared(fn.MinPages) {
-		return
-	}
-	sharedBlocksFound.Inc(ctx, 1)
-	var ids []string
-	for batches(&ids) {
-		for _, id := range ids {
-			emit(id, hash)
+func (fn *sharedBlocksFn) StartBundle(func(string, []uint64)) { fn.merge.start(0) }
+
+func (fn *sharedBlocksFn) ProcessElement(ctx context.Context, _ int, parts func(*[]blockEntry) bool, emit func(string, []uint64)) {
+	blocks := map[uint64]*blockEntry{}
+	var part []blockEntry
+	for parts(&part) {
+		for i := range part {
+			e := &part[i]
+			if sum, ok := blocks[e.Hash]; ok {
+				sum.Count = sum.Count.Add(e.Count)
+				sum.Batches = append(sum.Batches, e.Batches...)
+			} else {
+				blocks[e.Hash] = e
+			}
 		}
-		ids = nil
+		part = nil
+	}
+	for h, e := range blocks {
+		if !e.Count.Shared(fn.MinPages) {
+			continue
+		}
+		sharedBlocksFound.Inc(ctx, 1)
+		for _, id := range e.Batches {
+			fn.merge.add(id, 8, func(hs *[]uint64) { *hs = append(*hs, h) }, emit)
+		}
 	}
 }
+
+func (fn *sharedBlocksFn) FinishBundle(emit func(string, []uint64)) { fn.merge.flush(emit) }
 
 // resolveBatchFn joins a batch with the hashes of its shared blocks and
 // merges each document's other blocks into its vector
@@ -146,7 +162,7 @@ func (fn *sharedBlockFn) ProcessElement(ctx context.Context, hash uint64, batche
 // statistics of the batch's documents on its other outputs.
 type resolveBatchFn struct{}
 
-func (fn *resolveBatchFn) ProcessElement(ctx context.Context, id string, batches func(*Batch) bool, hashes func(*uint64) bool, emit func(Batch), dropped func(int), stat func(string, int)) error {
+func (fn *resolveBatchFn) ProcessElement(ctx context.Context, id string, batches func(*Batch) bool, hashes func(*[]uint64) bool, emit func(Batch), dropped func(int), stat func(string, int)) error {
 	var b Batch
 	if !batches(&b) {
 		return nil // cannot happen: every reference comes from a batch
@@ -156,9 +172,12 @@ func (fn *resolveBatchFn) ProcessElement(ctx context.Context, id string, batches
 		return fmt.Errorf("shared blocks: two batches with the ID %x", id)
 	}
 	shared := map[uint64]bool{}
-	var h uint64
-	for hashes(&h) {
-		shared[h] = true
+	var hs []uint64
+	for hashes(&hs) {
+		for _, h := range hs {
+			shared[h] = true
+		}
+		hs = nil
 	}
 	isShared := func(h uint64) bool { return shared[h] }
 	langs := map[string]int{}

@@ -27,7 +27,13 @@ func TestDropSharedBlocksComposite(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("testdata WARC files: %v %v", files, err)
 	}
-	checkDropSharedBlocks(t, files, 0)
+	// A merge limit of 1 flushes after every batch: a block's counts and
+	// batch IDs then reach its shard in many parts.
+	defer func(l int) { mergeLimit = l }(mergeLimit)
+	for _, limit := range []int{1, 0} {
+		mergeLimit = limit
+		checkDropSharedBlocks(t, files, 0)
+	}
 }
 
 // The same on the first 600 real pages of the gold set (../shared/data).
