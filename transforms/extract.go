@@ -50,9 +50,11 @@ func Extract(s beam.Scope, st *Stats, candidates beam.PCollection, p config.Para
 // candidate's payload. Signing is most of a local run's CPU, and a runner
 // may call a DoFn from one goroutine only (Beam's direct runner does), so
 // extractFn signs on every core itself: each candidate goes to one of
-// GOMAXPROCS workers, at most 4 × GOMAXPROCS are in flight, and results are
-// taken in input order on the calling goroutine (the oldest is waited for
-// once that many are in flight, the rest in FinishBundle). Documents are
+// GOMAXPROCS workers, at most 4 × GOMAXPROCS are in flight (queued for the
+// workers, so that they never wait for the calling goroutine, which also
+// reads the input), and results are taken in input order on the calling
+// goroutine (the oldest is waited for once that many are in flight, the
+// rest in FinishBundle). Documents are
 // gathered into Batches of the bundle (maxBatchDocs, maxBatchBytes), and
 // statistics are summed per bundle: the outputs are those of signing one
 // candidate after the other.
@@ -104,7 +106,7 @@ func (fn *extractFn) Setup() error {
 
 // StartBundle starts the workers.
 func (fn *extractFn) StartBundle(ctx context.Context, _ func(Batch), _ func(Reject), _ func(string, int), _ func(Page)) {
-	fn.work, fn.pending, fn.batch, fn.stats = make(chan *signing), fn.pending[:0], batcher{}, map[string]int{}
+	fn.work, fn.pending, fn.batch, fn.stats = make(chan *signing, 4*runtime.GOMAXPROCS(0)), fn.pending[:0], batcher{}, map[string]int{}
 	for range runtime.GOMAXPROCS(0) {
 		fn.workers.Add(1)
 		go func() {
