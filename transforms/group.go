@@ -31,15 +31,16 @@ func init() {
 	beam.RegisterType(reflect.TypeOf((*GroupSize)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*Found)(nil)).Elem())
 	register.Function2x1[GroupSize, GroupSize, GroupSize](addGroupSizes)
-	register.Function2x2[uint64, Batch, uint64, GroupSize](partGroupSize)
+	register.Function2x2[uint64, Part, uint64, GroupSize](partGroupSize)
 	register.Function2x1[uint64, GroupSize, GroupSize](withGroupKey)
 	registerDoFn(&keyByTaskFn{})
 	registerDoFn(&matchTasksFn{})
-	register.Emitter2[string, Batch]()
+	register.Emitter2[string, Part]()
 	register.Iter1[GroupSize]()
+	register.Iter1[Part]()
 	registerDoFn(&keyByGroupFn{})
 	registerDoFn(&matchGroupsFn{})
-	register.Emitter2[uint64, Batch]()
+	register.Emitter2[uint64, Part]()
 	register.Emitter1[Found]()
 	register.Emitter1[PairRecord]()
 	register.Function1x1[Found, PairRecord](foundRecord)
@@ -57,7 +58,7 @@ type Found struct {
 func foundRecord(f Found) PairRecord { return f.Pair }
 
 // newFound is the found pair of documents x and y at Jaccard j.
-func newFound(x, y Doc, j float64) Found {
+func newFound(x, y PartDoc, j float64) Found {
 	f := Found{Pair: dedup.NewPairRecord(x.Ref, x.Vec.Len(), y.Ref, y.Vec.Len(), j), ABatch: x.Batch, BBatch: y.Batch}
 	if f.Pair.A() != x.Ref {
 		f.ABatch, f.BBatch = y.Batch, x.Batch
@@ -70,25 +71,25 @@ func FoundRecords(s beam.Scope, found beam.PCollection) beam.PCollection {
 	return beam.ParDo(s.Scope("FoundRecords"), foundRecord, found)
 }
 
-// partBuilder gathers documents per key into parts (Batches without an ID)
-// of at most maxBatchDocs documents or about maxBatchBytes, emitting a
-// part when full and the rest on flush.
+// partBuilder gathers documents per key into Parts of at most
+// maxBatchDocs documents or about maxBatchBytes, emitting a part when full
+// and the rest on flush.
 type partBuilder[K comparable] struct {
-	parts map[K]*Batch
+	parts map[K]*Part
 	bytes map[K]int
 }
 
-func (pb *partBuilder[K]) add(k K, d Doc, emit func(K, Batch)) {
+func (pb *partBuilder[K]) add(k K, d PartDoc, emit func(K, Part)) {
 	if pb.parts == nil {
-		pb.parts, pb.bytes = map[K]*Batch{}, map[K]int{}
+		pb.parts, pb.bytes = map[K]*Part{}, map[K]int{}
 	}
 	b := pb.parts[k]
 	if b == nil {
-		b = &Batch{}
+		b = &Part{}
 		pb.parts[k] = b
 	}
 	b.Docs = append(b.Docs, d)
-	pb.bytes[k] += docBytes(d)
+	pb.bytes[k] += 48 + len(d.RecordID) + len(d.URI) + len(d.File) + len(d.Batch) + 10*len(d.Vec.Hashes)
 	if len(b.Docs) >= maxBatchDocs || pb.bytes[k] >= maxBatchBytes {
 		emit(k, *b)
 		delete(pb.parts, k)
@@ -96,7 +97,7 @@ func (pb *partBuilder[K]) add(k K, d Doc, emit func(K, Batch)) {
 	}
 }
 
-func (pb *partBuilder[K]) flush(emit func(K, Batch)) {
+func (pb *partBuilder[K]) flush(emit func(K, Part)) {
 	for k, b := range pb.parts {
 		emit(k, *b)
 	}
@@ -115,8 +116,8 @@ var (
 // Grouping of p names (Grouping.Keys): for the SpotSigs matcher its τ
 // partition (§4.2) as a home document and, when it can match documents
 // there, its left neighbour as a guest. Returns KV<uint64 group key,
-// Batch>: parts of a group's documents (no ID), with Doc.Guest set on
-// guest copies.
+// Part>: parts of a group's documents as matching needs them (PartDoc),
+// with Guest set on guest copies.
 func KeyByGroup(s beam.Scope, batches beam.PCollection, p config.Params) beam.PCollection {
 	s = s.Scope("KeyByGroup")
 	return beam.ParDo(s, &keyByGroupFn{Params: p}, batches)
@@ -138,11 +139,12 @@ func (fn *keyByGroupFn) Setup() error {
 }
 
 // StartBundle starts the bundle's parts.
-func (fn *keyByGroupFn) StartBundle(func(uint64, Batch)) { fn.parts = partBuilder[uint64]{} }
+func (fn *keyByGroupFn) StartBundle(func(uint64, Part)) { fn.parts = partBuilder[uint64]{} }
 
 // ProcessElement keys one batch's documents.
-func (fn *keyByGroupFn) ProcessElement(ctx context.Context, b Batch, emit func(uint64, Batch)) {
-	for _, d := range b.Docs {
+func (fn *keyByGroupFn) ProcessElement(ctx context.Context, b Batch, emit func(uint64, Part)) {
+	for i := range b.Docs {
+		d := partDoc(b.Docs[i])
 		for _, k := range fn.grouping.Keys(d.Vec) {
 			d.Guest = k.Guest
 			groupEntries.Inc(ctx, 1)
@@ -155,7 +157,7 @@ func (fn *keyByGroupFn) ProcessElement(ctx context.Context, b Batch, emit func(u
 }
 
 // FinishBundle emits the parts not yet full.
-func (fn *keyByGroupFn) FinishBundle(emit func(uint64, Batch)) { fn.parts.flush(emit) }
+func (fn *keyByGroupFn) FinishBundle(emit func(uint64, Part)) { fn.parts.flush(emit) }
 
 // MatchGroups groups the keyed documents (GroupByKey) and matches each group
 // in memory with the Grouping of p (Grouping.MatchGroup: Algorithm 1 of §4.3
@@ -207,7 +209,7 @@ func (fn *matchGroupsFn) Setup() error {
 }
 
 // ProcessElement matches the group key.
-func (fn *matchGroupsFn) ProcessElement(ctx context.Context, key uint64, parts func(*Batch) bool, emit func(Found), size, sigs, sameSite func(int)) error {
+func (fn *matchGroupsFn) ProcessElement(ctx context.Context, key uint64, parts func(*Part) bool, emit func(Found), size, sigs, sameSite func(int)) error {
 	g := gatherParts(ctx, parts)
 	size(len(g.all))
 	sigs(g.sigs)
@@ -225,16 +227,16 @@ func (fn *matchGroupsFn) ProcessElement(ctx context.Context, key uint64, parts f
 // each side sorted by key so that every runner gives the matcher the same
 // order; pointers into the parts' batches, so no document is copied.
 type groupDocs struct {
-	all  []*Doc
+	all  []*PartDoc
 	home int // all[:home] are home documents, the rest guests
 	sigs int // Σ|d|
 }
 
 // gatherParts reads a group's (or task's) parts into groupDocs and
 // counts the group on the match counters.
-func gatherParts(ctx context.Context, parts func(*Batch) bool) groupDocs {
-	var home, guests []*Doc
-	var b Batch
+func gatherParts(ctx context.Context, parts func(*Part) bool) groupDocs {
+	var home, guests []*PartDoc
+	var b Part
 	for parts(&b) {
 		docs := b.Docs
 		for i := range docs {
@@ -244,9 +246,9 @@ func gatherParts(ctx context.Context, parts func(*Batch) bool) groupDocs {
 				home = append(home, &docs[i])
 			}
 		}
-		b = Batch{}
+		b = Part{}
 	}
-	byKey := func(x, y *Doc) int { return x.Compare(y.Ref) }
+	byKey := func(x, y *PartDoc) int { return x.Compare(y.Ref) }
 	slices.SortFunc(home, byKey)
 	slices.SortFunc(guests, byKey)
 	g := groupDocs{all: append(home, guests...), home: len(home)}
@@ -279,7 +281,7 @@ func (g groupDocs) sink(ctx context.Context, what string, rule match.SiteRule, e
 type pairSink struct {
 	ctx            context.Context
 	what           string
-	docs           []*Doc
+	docs           []*PartDoc
 	rule           match.SiteRule
 	emit           func(Found)
 	pairs, removed int
@@ -319,7 +321,7 @@ func addGroupSizes(a, b GroupSize) GroupSize {
 		HomeSigs: a.HomeSigs + b.HomeSigs, GuestSigs: a.GuestSigs + b.GuestSigs}
 }
 
-func partGroupSize(k uint64, b Batch) (uint64, GroupSize) {
+func partGroupSize(k uint64, b Part) (uint64, GroupSize) {
 	var g GroupSize
 	for _, d := range b.Docs {
 		if d.Guest {
@@ -402,12 +404,12 @@ type keyByTaskFn struct {
 }
 
 // StartBundle starts the bundle's parts.
-func (fn *keyByTaskFn) StartBundle(_ func(*GroupSize) bool, _ func(string, Batch)) {
+func (fn *keyByTaskFn) StartBundle(_ func(*GroupSize) bool, _ func(string, Part)) {
 	fn.parts = partBuilder[string]{}
 }
 
 // ProcessElement keys one part's documents.
-func (fn *keyByTaskFn) ProcessElement(ctx context.Context, group uint64, part Batch, sizes func(*GroupSize) bool, emit func(string, Batch)) {
+func (fn *keyByTaskFn) ProcessElement(ctx context.Context, group uint64, part Part, sizes func(*GroupSize) bool, emit func(string, Part)) {
 	if fn.sizes == nil {
 		fn.sizes = map[uint64]GroupSize{}
 		var g GroupSize
@@ -450,7 +452,7 @@ func (fn *keyByTaskFn) ProcessElement(ctx context.Context, group uint64, part Ba
 }
 
 // FinishBundle emits the parts not yet full.
-func (fn *keyByTaskFn) FinishBundle(_ func(*GroupSize) bool, emit func(string, Batch)) {
+func (fn *keyByTaskFn) FinishBundle(_ func(*GroupSize) bool, emit func(string, Part)) {
 	fn.parts.flush(emit)
 }
 
@@ -481,7 +483,7 @@ func (fn *matchTasksFn) Setup() error {
 
 // ProcessElement matches one task. Pairs stream out of the matcher in
 // batches: a task's memory is its documents and index, not its pairs.
-func (fn *matchTasksFn) ProcessElement(ctx context.Context, key string, parts func(*Batch) bool, emit func(Found), size, sigs, pairCount, sameSite func(int)) error {
+func (fn *matchTasksFn) ProcessElement(ctx context.Context, key string, parts func(*Part) bool, emit func(Found), size, sigs, pairCount, sameSite func(int)) error {
 	g := gatherParts(ctx, parts)
 	size(len(g.all))
 	sigs(g.sigs)

@@ -11,15 +11,18 @@ import (
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
+	"github.com/ndd-beam/ndd-beam/warc"
 )
 
 // What travels through the Beam graph: documents (Doc) in batches (Batch)
+// and, for matching, what matching needs of them (PartDoc) in parts (Part),
 // with their coders, and the domain's records under the names the graph
 // uses (Candidate, Reject, PairRecord).
 
 func init() {
 	beam.RegisterCoder(reflect.TypeOf((*Doc)(nil)).Elem(), EncodeDoc, DecodeDoc)
 	beam.RegisterCoder(reflect.TypeOf((*Batch)(nil)).Elem(), EncodeBatch, DecodeBatch)
+	beam.RegisterCoder(reflect.TypeOf((*Part)(nil)).Elem(), EncodePart, DecodePart)
 	beam.RegisterType(reflect.TypeOf((*Reject)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*PairRecord)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*Candidate)(nil)).Elem())
@@ -166,6 +169,89 @@ func DecodeBatch(b []byte) (Batch, error) {
 	}
 	if r.err != nil {
 		return Batch{}, r.err
+	}
+	return out, nil
+}
+
+// PartDoc is what matching needs of a document (KeyByGroup to
+// MatchGroups): its identity, site, vector, batch ID and guest flag. A
+// hot partition's documents are sent to many tasks (matchTasks), so
+// matching carries this, about a third of a Doc in memory, and the page's
+// other fields (rank, digest, date, exact-copy group, language) stay
+// behind.
+type PartDoc struct {
+	warc.Ref
+	Site  match.Site
+	Vec   spotsig.Vector
+	Batch string
+	Guest bool
+}
+
+// partDoc is d as matching needs it.
+func partDoc(d Doc) PartDoc {
+	return PartDoc{Ref: d.Ref, Site: d.Site, Vec: d.Vec, Batch: d.Batch, Guest: d.Guest}
+}
+
+// Part is a group's or a task's share of documents (KeyByGroup), at most
+// maxBatchDocs or about maxBatchBytes.
+type Part struct {
+	Docs []PartDoc
+}
+
+// EncodePart is Part's Beam coder: a version byte, the number of documents
+// as a uvarint, and per document its RecordID, URI and File (uvarint length
+// + bytes), Offset and Inner (zig-zag varints), Site (8 bytes
+// little-endian), the vector (as in appendDoc), Batch (uvarint length +
+// bytes) and Guest (one byte).
+func EncodePart(p Part) []byte {
+	buf := append(make([]byte, 0, 1024), docCoderVersion)
+	buf = binary.AppendUvarint(buf, uint64(len(p.Docs)))
+	for _, d := range p.Docs {
+		buf = appendString(buf, d.RecordID)
+		buf = appendString(buf, d.URI)
+		buf = appendString(buf, d.File)
+		buf = binary.AppendVarint(buf, d.Offset)
+		buf = binary.AppendVarint(buf, d.Inner)
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(d.Site))
+		buf = appendVector(buf, d.Vec)
+		buf = appendString(buf, d.Batch)
+		buf = appendBool(buf, d.Guest)
+	}
+	return buf
+}
+
+// DecodePart decodes the bytes written by EncodePart, with DecodeDoc's
+// checks.
+func DecodePart(b []byte) (Part, error) {
+	var out Part
+	if len(b) == 0 || b[0] != docCoderVersion {
+		return out, fmt.Errorf("transforms: Part encoding version %v, want %d", head(b), docCoderVersion)
+	}
+	r := decoder{b: b[1:]}
+	n := r.uvarint()
+	if r.err == nil && n > uint64(len(r.b))/14 { // every document needs >= 14 bytes
+		r.err = errShortDoc
+	}
+	if r.err == nil && n > 0 {
+		out.Docs = make([]PartDoc, n)
+		for i := range out.Docs {
+			d := &out.Docs[i]
+			d.RecordID, d.URI, d.File = r.string(), r.string(), r.string()
+			d.Offset, d.Inner = r.varint(), r.varint()
+			d.Site = match.Site(r.uint64())
+			d.Vec = r.vector()
+			d.Batch = r.string()
+			d.Guest = r.bool()
+			if r.err != nil {
+				break
+			}
+		}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = fmt.Errorf("transforms: %d trailing bytes after Part", len(r.b))
+	}
+	if r.err != nil {
+		return Part{}, r.err
 	}
 	return out, nil
 }

@@ -134,6 +134,37 @@ func TestBatchCoderRoundTrip(t *testing.T) {
 	}
 }
 
+// A Part carries exactly what matching needs of each document, and
+// rejects truncated input.
+func TestPartCoderRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	var p Part
+	for i, n := range []int{3, 0, 50} {
+		d := randomDoc(r, n)
+		d.Batch, d.Guest = fmt.Sprint("batch-", i), i == 1
+		p.Docs = append(p.Docs, partDoc(d))
+		if want := (PartDoc{Ref: d.Ref, Site: d.Site, Vec: d.Vec, Batch: d.Batch, Guest: d.Guest}); !reflect.DeepEqual(p.Docs[i], want) {
+			t.Fatalf("partDoc: %+v, want %+v", p.Docs[i], want)
+		}
+	}
+	enc := EncodePart(p)
+	got, err := DecodePart(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, p) {
+		t.Errorf("round trip changed the part:\n got %+v\nwant %+v", got, p)
+	}
+	for cut := 0; cut < len(enc); cut += 7 {
+		if _, err := DecodePart(enc[:cut]); err == nil {
+			t.Fatalf("truncated to %d of %d bytes: no error", cut, len(enc))
+		}
+	}
+	if _, err := DecodePart(append(enc, 0)); err == nil {
+		t.Fatal("a trailing byte: no error")
+	}
+}
+
 // TestBatcherBoundsElements: batches keep every document once, in order,
 // and no encoded batch reaches the 10 MB element limit of cluster runners
 // (docs/deploy.md), even when documents at --max_signatures arrive after a
