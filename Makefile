@@ -41,7 +41,7 @@ bench-go:
 
 ## bench-job: the job on both gold sets against gunzip and the in-process runner, on the skewed crawl and on a
 ## crawl of 108,000 short pages (direct and prism; CRAWL_SCALE=10 for 1,080,000)
-## (JOBS="gold skewed crawl scaled" adds the 16x perturbed gold set; ROUNDS=N repeats the gold-set rounds and
+## (JOBS="gold skewed crawl scaled" adds the 16x perturbed gold set; ROUNDS=N repeats the gold-set and crawl rounds and
 ## prints their means; scripts/bench-job.sh)
 JOBS ?= gold skewed crawl
 bench-job:

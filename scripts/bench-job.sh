@@ -14,8 +14,9 @@
 #   crawl   a crawl-shaped input of short pages (ndd-eval crawl, seeded:
 #           100,000 distinct articles, 5,000 soft-404s, 2,000 copies, 1,000
 #           one-word variants; CRAWL_SCALE=10 for ten times as many):
-#           gunzip, the in-process job, the direct job and the prism job,
-#           their CPU, peak RSS and wall, the ratios, and the direct and
+#           gunzip, the in-process job and the direct job ($ROUNDS
+#           interleaved rounds, default 1), then the prism job; their CPU,
+#           peak RSS and wall, the ratios of the means, and the direct and
 #           prism outputs compared byte for byte
 # Usage: scripts/bench-job.sh [gold|skewed|scaled|crawl]... (default: gold skewed)
 # Needs ../shared/data; writes under ${BENCH_DIR:-/tmp/ndd-bench}.
@@ -95,14 +96,18 @@ for what in "${@:-gold skewed}"; do
       [ -f "$c/crawl.warc.gz" ] || "$dir/ndd-eval" crawl --out "$c" --gold "$shared/goldset" \
         --distinct $((100000 * k)) --soft404 $((5000 * k)) --copies $((2000 * k)) --variants $((1000 * k))
       rm -f "$dir/rounds.$$"
-      measure "gunzip crawl" sh -c "gzip -dc $c/crawl.warc.gz > /dev/null"
-      measure "in-process crawl" "$dir/ndd-eval" inprocess "$c/crawl.warc.gz"
-      job crawl "$c/crawl.warc.gz"
+      for _ in $(seq "${ROUNDS:-1}"); do
+        measure "gunzip crawl" sh -c "gzip -dc $c/crawl.warc.gz > /dev/null"
+        measure "in-process crawl" "$dir/ndd-eval" inprocess "$c/crawl.warc.gz"
+        job crawl "$c/crawl.warc.gz"
+      done
       rm -rf "$dir/out-crawl-prism"
       measure "prism crawl" "$dir/ndd-beam" --runner=prism --input="$c/crawl.warc.gz" --output="$dir/out-crawl-prism/"
-      awk '{name = substr($0, 1, 28); sub(/ +$/, "", name); cpu[name] = $(NF - 8); wall[name] = $(NF - 2)}
-        END {d = cpu["direct crawl"]; p = cpu["in-process crawl"]
-          printf "direct/in-process CPU %.2f (target <= 1.5), direct wall/CPU %.2f (<= 0.65 on idle cores)\n", d / p, wall["direct crawl"] / d}' "$dir/rounds.$$"
+      # means over the rounds, and the targets' ratios of the means
+      awk '{name = substr($0, 1, 28); sub(/ +$/, "", name); cpu[name] += $(NF - 8); wall[name] += $(NF - 2); n[name]++}
+        END {d = cpu["direct crawl"] / n["direct crawl"]; p = cpu["in-process crawl"] / n["in-process crawl"]; w = wall["direct crawl"] / n["direct crawl"]
+          printf "means of %d rounds: in-process %.2f, direct %.2f CPU-s, direct %.1f s wall\n", n["direct crawl"], p, d, w
+          printf "direct/in-process CPU %.2f (target <= 1.5), direct wall/CPU %.2f (<= 0.65 on idle cores)\n", d / p, w / d}' "$dir/rounds.$$"
       for f in pairs decisions clusters; do
         cmp -s <(cat "$dir"/out-crawl/$f-*) <(cat "$dir"/out-crawl-prism/$f-*) && echo "crawl $f: direct = prism" || echo "crawl $f: direct != prism"
       done
