@@ -97,19 +97,31 @@ func keyShard(key uint64) int { return int(hashx.Mix64(key) % shuffleShards) }
 // at most partBytes (size estimates a value's bytes), and empties the
 // merge.
 func (b *bundleMerge[K, V]) flushShards(shard func(K) int, size func(*V) int, emit func(int, []V)) {
-	parts := map[int][]V{}
-	bytes := map[int]int{}
+	var count [shuffleShards]int
+	for k := range b.m {
+		count[shard(k)]++
+	}
+	var parts [shuffleShards][]V
+	var bytes [shuffleShards]int
 	for k, v := range b.m {
 		sh := shard(k)
-		if n := size(v); bytes[sh]+n > partBytes && len(parts[sh]) > 0 {
+		n := size(v)
+		if bytes[sh]+n > partBytes && len(parts[sh]) > 0 {
 			emit(sh, parts[sh])
 			parts[sh], bytes[sh] = nil, 0
 		}
+		if parts[sh] == nil {
+			parts[sh] = make([]V, 0, count[sh])
+		}
 		parts[sh] = append(parts[sh], *v)
-		bytes[sh] += size(v)
+		bytes[sh] += n
+		count[sh]--
+		delete(b.m, k) // its value is in the part now: the merge's copy can go
 	}
 	for sh, p := range parts {
-		emit(sh, p)
+		if len(p) > 0 {
+			emit(sh, p)
+		}
 	}
 	b.m, b.size = nil, 0
 }

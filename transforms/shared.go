@@ -101,7 +101,10 @@ func (fn *blockShardsFn) ProcessElement(b Batch, emit func(int, []blockEntry)) {
 		for _, bl := range d.Blocks {
 			c := dedup.Count(bl, ctx.Of(bl.Hash))
 			full = fn.merge.put(bl.Hash, 8*(len(c.Contexts)+len(c.All)+len(c.Before)+len(c.After))+8, func(e *blockEntry) {
-				e.Hash = bl.Hash
+				if e.Batches == nil { // a new entry takes c, made for it
+					e.Hash, e.Count, e.Batches = bl.Hash, c, []string{b.ID}
+					return
+				}
 				e.Count = e.Count.Add(c)
 				if n := len(e.Batches); n == 0 || e.Batches[n-1] != b.ID {
 					e.Batches = append(e.Batches, b.ID)
