@@ -41,16 +41,17 @@ type Doc struct {
 // Group is what the representative of an exact-copy group knows of it:
 // its Size (members, the representative included; 0 before the group is
 // known) and Best, the member of highest priority (smallest rank) when that
-// is not the representative itself (the zero Page otherwise).
+// is not the representative itself (nil otherwise: a pointer, because every
+// document carries a Group and few have a Best).
 type Group struct {
 	Size int
-	Best Page
+	Best *Page
 }
 
 // BestPage is the page of highest priority among the pages d stands for.
 func (d Doc) BestPage() Page {
-	if d.Group.Best.File != "" || d.Group.Best.RecordID != "" {
-		return d.Group.Best
+	if d.Group.Best != nil {
+		return *d.Group.Best
 	}
 	return d.Page
 }

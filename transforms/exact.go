@@ -228,7 +228,8 @@ func (fn *collapseFn) member(ctx context.Context, m member, groups map[string]gr
 	if m.Page.Ref == rep {
 		mk = mark{Doc: m.Doc, Site: h.Head.Site, Group: dedup.Group{Size: h.Size}}
 		if h.Best.Ref != rep {
-			mk.Group.Best = h.Best
+			best := h.Best
+			mk.Group.Best = &best
 		}
 	} else {
 		mk = mark{Doc: m.Doc, Drop: true}

@@ -86,10 +86,9 @@ func appendDoc(buf []byte, d Doc) []byte {
 	buf = appendBool(buf, d.Guest)
 	buf = binary.LittleEndian.AppendUint64(buf, uint64(d.Site))
 	buf = binary.AppendUvarint(buf, uint64(d.Group.Size))
-	hasBest := d.Group.Best.File != "" || d.Group.Best.RecordID != ""
-	buf = appendBool(buf, hasBest)
-	if hasBest {
-		buf = appendPage(buf, d.Group.Best)
+	buf = appendBool(buf, d.Group.Best != nil)
+	if d.Group.Best != nil {
+		buf = appendPage(buf, *d.Group.Best)
 	}
 	buf = appendVector(buf, d.Vec)
 	buf = binary.AppendUvarint(buf, uint64(len(d.Blocks)))
@@ -303,7 +302,8 @@ func (r *decoder) doc() Doc {
 	d.Site = match.Site(r.uint64())
 	d.Group.Size = int(r.uvarint())
 	if r.bool() {
-		d.Group.Best = r.page()
+		best := r.page()
+		d.Group.Best = &best
 	}
 	d.Vec = r.vector()
 	nb := r.uvarint()

@@ -45,7 +45,7 @@ func TestDocCoderRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	docs := []Doc{{}, {Doc: dedup.Doc{Page: Page{Ref: warc.Ref{Offset: -1}}}}, randomDoc(r, 0), randomDoc(r, 1), randomDoc(r, 1000)}
 	grouped := randomDoc(r, 3)
-	grouped.Group = dedup.Group{Size: 7, Best: Page{Ref: warc.Ref{File: "other", RecordID: "urn:x"}, Rank: "00aa"}}
+	grouped.Group = dedup.Group{Size: 7, Best: &Page{Ref: warc.Ref{File: "other", RecordID: "urn:x"}, Rank: "00aa"}}
 	docs = append(docs, grouped)
 	withBlocks := randomDoc(r, 0)
 	withBlocks.Vec = spotsig.Vector{}
