@@ -106,7 +106,7 @@ func (fn *blockShardsFn) ProcessElement(b Batch, emit func(int, []blockEntry)) {
 					return
 				}
 				e.Count = e.Count.Add(c)
-				if n := len(e.Batches); n == 0 || e.Batches[n-1] != b.ID {
+				if e.Batches[len(e.Batches)-1] != b.ID {
 					e.Batches = append(e.Batches, b.ID)
 				}
 			}) || full
