@@ -3,6 +3,7 @@ package warc
 import (
 	"net"
 	"net/url"
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/publicsuffix"
@@ -14,11 +15,16 @@ import (
 // address or a host that is a public suffix; "" when the URI has no host
 // (metadata:, urn:, a relative or malformed URI). "www.bbc.co.uk" and
 // "news.bbc.co.uk" are the site "bbc.co.uk"; "a.blogspot.com" and
-// "b.blogspot.com" are two sites. A Wayback replay URI
-// (http://web.archive.org/web/…/http://example.com/) is the site
-// "archive.org": its pages are served in the archive's own template.
+// "b.blogspot.com" are two sites. A browser-rendering record's target URI
+// is the site of the URL it renders (RenderedURI:
+// "onreadydom:http://example.com/" is "example.com"). A Wayback replay URI
+// (http://web.archive.org/web/…/http://example.com/) is still the site
+// "archive.org": CapturedURI resolves it, but without verification of
+// pairs on their main text the same-site rule is what keeps two replayed
+// pages of different sites that share a syndicated paragraph apart
+// (docs/quality.md, "Verification").
 func Site(uri string) string {
-	u, err := url.Parse(uri)
+	u, err := url.Parse(RenderedURI(uri))
 	if err != nil {
 		return ""
 	}
@@ -34,3 +40,58 @@ func Site(uri string) string {
 
 // Site is Site of the record's target URI.
 func (r Ref) Site() string { return Site(r.URI) }
+
+// replayURI matches a replay system's URI of a capture (Wayback Machine,
+// pywb, OpenWayback): a timestamp path segment of 4 to 14 digits,
+// optionally with a modifier such as "id_" or "im_", then the captured URL
+// (group 2). CapturedURI takes the URL only when it has a scheme, or when
+// the timestamp is a whole one (14 digits) and the URL starts with a host
+// name, so "http://example.com/2012/07/post" stays what it is.
+var replayURI = regexp.MustCompile(`^https?://[^/]+/(?:[^/?#]+/)*?(\d{4,14})(?:[a-z]{2}_)?/([^/?#].*)$`)
+
+// CapturedURI returns the URL a target URI captures: the URI itself, or the
+// URL it wraps when it is a browser-rendering record's URI (a scheme of its
+// own before an http(s) URL, as Heritrix and Webrecorder write
+// "onreadydom:http://…", "imagemap:http://…") or a replay system's URI
+// (replayURI). "http:/" (as some replay URIs fold "//") becomes "http://",
+// and a replayed host without a scheme gets "http://". The result is for
+// finding the site; outputs keep the target URI as written.
+func CapturedURI(uri string) string {
+	for range 4 { // a replay of a render record, and so on; bounded
+		if r := RenderedURI(uri); r != uri {
+			uri = r
+			continue
+		}
+		m := replayURI.FindStringSubmatch(uri)
+		if m == nil {
+			return uri
+		}
+		inner := m[2]
+		switch {
+		case strings.HasPrefix(inner, "http://"), strings.HasPrefix(inner, "https://"):
+		case strings.HasPrefix(inner, "http:/"), strings.HasPrefix(inner, "https:/"):
+			s, r, _ := strings.Cut(inner, ":/")
+			inner = s + "://" + r
+		default:
+			host, _, _ := strings.Cut(inner, "/")
+			if len(m[1]) != 14 || !strings.Contains(host, ".") {
+				return uri
+			}
+			inner = "http://" + inner
+		}
+		uri = inner
+	}
+	return uri
+}
+
+// RenderedURI returns the URL a browser-rendering record's target URI
+// renders: the http(s) URL after a scheme of the record's own, as Heritrix
+// and Webrecorder write "onreadydom:http://…" and "imagemap:http://…"; any
+// other URI as it is.
+func RenderedURI(uri string) string {
+	if scheme, rest, ok := strings.Cut(uri, ":"); ok && scheme != "http" && scheme != "https" &&
+		(strings.HasPrefix(rest, "http://") || strings.HasPrefix(rest, "https://")) {
+		return rest
+	}
+	return uri
+}
