@@ -36,6 +36,24 @@ type RealTruth struct {
 	URI     map[string]string // page key -> target URI
 	Members map[string][]string
 	reason  map[[2]string]string // judged pair (keys, sorted) -> reason
+	verdict map[[2]string]bool   // judged pair (keys, sorted) -> same document
+}
+
+// JudgedPair is one pair of judged_pairs.tsv: page keys (RealKey, A < B)
+// and whether they were judged the same document.
+type JudgedPair struct {
+	A, B string
+	Dup  bool
+}
+
+// Judged returns the judged pairs, sorted by their keys.
+func (t *RealTruth) Judged() []JudgedPair {
+	out := make([]JudgedPair, 0, len(t.verdict))
+	for k, dup := range t.verdict {
+		out = append(out, JudgedPair{A: k[0], B: k[1], Dup: dup})
+	}
+	slices.SortFunc(out, func(x, y JudgedPair) int { return strings.Compare(x.A+"\x00"+x.B, y.A+"\x00"+y.B) })
+	return out
 }
 
 // RealKey is the key of a page in a RealTruth: "base@offset+inner".
@@ -48,7 +66,8 @@ func RealKey(r warc.Ref) string {
 // offset, a page listed twice.
 func LoadRealTruth(path string) (*RealTruth, error) {
 	t := &RealTruth{Name: filepath.Base(filepath.Dir(path)), Cluster: map[string]string{}, Note: map[string]string{},
-		URI: map[string]string{}, Members: map[string][]string{}, reason: map[[2]string]string{}}
+		URI: map[string]string{}, Members: map[string][]string{}, reason: map[[2]string]string{},
+		verdict: map[[2]string]bool{}}
 	err := readTSV(path, 7, func(f []string) error {
 		k, err := realKey(f[0], f[1], f[2])
 		if err != nil {
@@ -81,6 +100,7 @@ func LoadRealTruth(path string) (*RealTruth, error) {
 			return err
 		}
 		t.reason[sortedPair(a, b)] = f[7]
+		t.verdict[sortedPair(a, b)] = f[4] == "dup"
 		return nil
 	})
 	return t, err

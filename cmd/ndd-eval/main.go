@@ -62,6 +62,10 @@ const evalUsage = `usage:
       the whole job in one process (dedup.Run, default parameters) on local
       WARC files, for the benchmarks: prints records, documents, pairs lines,
       kept and dropped.
+  ndd-eval verify --real TRUTH.tsv:GLOB [--real …] [--list]
+      the verification measure on the judged pairs of real-page sets: how
+      the exact and the sketched main-text shares separate the labels, and
+      the sketch's error.
   ndd-eval index DIR...
       list the segments of each index directory (ndd-beam --write_index):
       pages, Parquet bytes and bytes per page, and their parameters.
@@ -84,6 +88,7 @@ var subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"crawl":       func(args []string, _, stderr io.Writer) int { return runEvalCrawl(args, stderr) },
 	"inprocess":   runEvalInProcess,
 	"index":       runEvalIndex,
+	"verify":      runEvalVerify,
 }
 
 // run is the command; it returns the exit code: 0 done, 1 failed, 2 usage
