@@ -88,6 +88,9 @@ for o in out:
     if cid[a]==cid[b] and cid[a].startswith('r'): v='dup'; r=note[a]
     else:
         v='different'; r=OVR.get(frozenset([a,b]))
+        EMPTY={'https://lelato.transindex.ro/helyszini/4':'lelato.transindex.ro/helyszini/4 is past the last page of its section: only navigation, a pager and sidebars, no entries (a page without main content, singleton)'}
+        if not r and (A['uri'] in EMPTY or B['uri'] in EMPTY):
+            r=EMPTY.get(A['uri']) or EMPTY.get(B['uri'])
         if not r:
             ha,hb=host(A['uri']),host(B['uri']); ka,kb=kind(a),kind(b)
             ms='main text shared %.0f%%/%.0f%%'%(100*o['ma'],100*o['mb']) if A['mw'] and B['mw'] else 'whole visible text shared %.0f%%/%.0f%%'%(100*o['wa'],100*o['wb'])
