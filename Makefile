@@ -71,12 +71,13 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 ## eval: the job's keep/drop decisions on the real-page sets (realset; eval/realpages when its WARC files are in
-## REALPAGES) and the gold sets, every method on the gold set over a sweep of tau, SpotSigs per language on the
+## REALPAGES; every eval/realsets/NAME/ with truth.tsv and warcs/) and the gold sets, every method on the gold set over a sweep of tau, SpotSigs per language on the
 ## multilingual gold set, and the job on both gold sets with injected shared boilerplate; writes docs/quality.md and its plot
 eval:
 	$(GO) run ./cmd/ndd-eval sweep --warc $(GOLDSET)/gold.warc.gz --truth $(GOLDSET)/truth.jsonl --out docs/ \
 		--real '$(REALSET)/truth.tsv:$(SHARED)/*.warc.gz,$(SHARED)/*.warc' \
 		$(if $(wildcard $(REALPAGES)/*.warc*),--real 'eval/realpages/truth.tsv:$(REALPAGES)/*.warc*') \
+		$(foreach t,$(wildcard eval/realsets/*/truth.tsv),--real '$(t):$(dir $(t))warcs/*.warc*') \
 		--ml-warc $(GOLDSET_ML)/gold.warc.gz --ml-truth $(GOLDSET_ML)/truth.jsonl \
 		--boilerplate-warc $(GOLDSET_ML)/gold.warc.gz --boilerplate-truth $(GOLDSET_ML)/truth.jsonl
 
