@@ -30,6 +30,13 @@ const (
 	// 0.95–1; 0.90 is where drop precision first reaches 0.95 there, with
 	// drop recall 0.93, and the gold sets' cross-site copies keep τ.
 	DefaultSameSiteTau = 0.90
+	// DefaultVerifyShare is the share of each page's main-text words that
+	// the other page must hold, both ways, for a candidate pair to be a
+	// near-duplicate (dedup.Verify): 0.8, the labelling guide of the
+	// real-page sets (../shared/data/realset, "Labelling rule": "at least
+	// about 80 % of each page's main-text words are found in the other").
+	// It is the guide's number, not one fitted to a set.
+	DefaultVerifyShare = 0.80
 	// DefaultMinSignatures drops documents with fewer than 5 signatures
 	// after the IDF filter: below that, weighted Jaccard moves in steps of
 	// 1/5 or more and two short boilerplate pages match by chance. Not from
@@ -152,6 +159,7 @@ func DefaultParams() Params {
 		Matcher:            MatcherSpotSigs,
 		Tau:                DefaultTau,
 		SameSiteTau:        DefaultSameSiteTau,
+		VerifyShare:        DefaultVerifyShare,
 		Rho:                match.DefaultRho,
 		IDFMin:             idf.Min,
 		IDFMax:             idf.Max,
@@ -284,6 +292,9 @@ func (c *Config) ValidateValues() error {
 func (p *Params) Validate() error {
 	if !(p.Tau > 0 && p.Tau <= 1) {
 		return ParamErrorf(LayoutIs, "--tau", p.Tau, "must be in (0, 1]")
+	}
+	if !(p.VerifyShare >= 0 && p.VerifyShare <= 1) {
+		return ParamErrorf(LayoutIs, "--verify_share", p.VerifyShare, "must be in [0, 1]")
 	}
 	if !(p.SameSiteTau >= 0 && p.SameSiteTau <= 1) {
 		return ParamErrorf(LayoutIs, "--same_site_tau", p.SameSiteTau, "must be in [0, 1]")

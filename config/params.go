@@ -48,6 +48,13 @@ type Params struct {
 	// SameSiteTau (match.SiteRule). 0, or any value <= Tau, treats every
 	// pair alike, as the paper does.
 	SameSiteTau float64 `json:"same_site_tau"`
+	// VerifyShare is the share, in [0, 1], of each page's main-text words
+	// (spotsig.Sketch) that the other page must hold, both ways, for a
+	// candidate pair (weighted Jaccard >= Tau, and the same-site rule) to
+	// be a near-duplicate (dedup.Verify); exact copies are verified
+	// against their group's representative. 0 takes every candidate
+	// pair, as the paper does.
+	VerifyShare float64 `json:"verify_share"`
 	// Rho is ρ, the range of vector lengths (signatures) with regular
 	// partitions (§4.2, §5.1): partitions are closed while their end is
 	// <= ρ, and all longer vectors share the overflow partition, whose start

@@ -19,17 +19,19 @@ type Prior struct {
 	Page
 	Lang    string
 	Vec     spotsig.Vector
+	Sketch  spotsig.Sketch
 	Segment string
 }
 
 // Priors returns the pages r kept, in the order of r.Pages, as an index
-// segment named segment holds them; a page's language is that of its
-// exact-copy group's representative (equal vectors, so nearly always its
-// own).
+// segment named segment holds them; a page's language and main-text
+// sketch are those of its exact-copy group's representative (equal
+// vectors, so nearly always its own language; a member's main text
+// verified against the representative's).
 func Priors(r *Result, segment string) []Prior {
 	docs := make(map[string]Doc, len(r.Docs))
 	for i, d := range r.Docs {
-		d.Lang = r.Docs[r.RepOf[i]].Lang // as the Beam job knows it: its group's
+		d.Lang, d.Sketch = r.Docs[r.RepOf[i]].Lang, r.Docs[r.RepOf[i]].Sketch // as the Beam job knows them: its group's
 		docs[d.ID()] = d
 	}
 	var out []Prior
@@ -39,7 +41,7 @@ func Priors(r *Result, segment string) []Prior {
 		}
 		p := Prior{Page: pg, Segment: segment}
 		if d, ok := docs[pg.ID()]; ok {
-			p.Vec, p.Lang = d.Vec, d.Lang
+			p.Vec, p.Lang, p.Sketch = d.Vec, d.Lang, d.Sketch
 		}
 		out = append(out, p)
 	}
@@ -154,16 +156,18 @@ func AgainstPairs(prior, docs []spotsig.Vector, tau float64, rho int) []match.Pa
 
 // ExactPrior finds, for a new page, the index page it is an exact copy of:
 // the best-ranked index page with the same text digest (never the empty
-// text) or, for a document, the same vector (ExactKey). Such a page is
-// dropped without matching ("exact copies first").
+// text) or, for a document, the same vector (ExactKey) and a main text that
+// verifies against it at share (Verify). Such a page is dropped without
+// matching ("exact copies first").
 type ExactPrior struct {
 	byDigest, byVec map[string]int
 	prior           []Prior
+	share           float64
 }
 
 // NewExactPrior indexes prior by text digest and vector.
-func NewExactPrior(prior []Prior) *ExactPrior {
-	e := &ExactPrior{byDigest: map[string]int{}, byVec: map[string]int{}, prior: prior}
+func NewExactPrior(prior []Prior, share float64) *ExactPrior {
+	e := &ExactPrior{byDigest: map[string]int{}, byVec: map[string]int{}, prior: prior, share: share}
 	better := func(m map[string]int, k string, i int) {
 		if j, ok := m[k]; !ok || prior[i].Rank < prior[j].Rank {
 			m[k] = i
@@ -181,15 +185,16 @@ func NewExactPrior(prior []Prior) *ExactPrior {
 }
 
 // Find returns the index (into prior) of the index page that the page with
-// text digest digest and vector vec (empty for a page that is not a
-// document) copies exactly, or -1.
-func (e *ExactPrior) Find(digest string, vec spotsig.Vector) int {
+// text digest digest, vector vec (empty for a page that is not a document),
+// main-text sketch sk and site site copies exactly, or -1.
+func (e *ExactPrior) Find(digest string, vec spotsig.Vector, sk spotsig.Sketch, site match.Site) int {
 	best := -1
 	if i, ok := e.byDigest[digest]; ok && digest != "" {
 		best = i
 	}
 	if vec.Len() > 0 {
-		if i, ok := e.byVec[ExactKey(vec)]; ok && (best < 0 || e.prior[i].Rank < e.prior[best].Rank) {
+		if i, ok := e.byVec[ExactKey(vec)]; ok && (best < 0 || e.prior[i].Rank < e.prior[best].Rank) &&
+			Verify(sk, e.prior[i].Sketch, site, match.SiteOf(e.prior[i].Ref.Site()), e.share).OK {
 			best = i
 		}
 	}
@@ -207,7 +212,7 @@ func (e *ExactPrior) Find(digest string, vec spotsig.Vector) int {
 // over index pages and new pages together, the index pages ranked first.
 // It sets res.Decisions, res.Clusters and res.DroppedForPrior.
 func decideAgainst(res *Result, prior []Prior, p config.Params, grouping match.Grouping, method string) error {
-	exact := NewExactPrior(prior)
+	exact := NewExactPrior(prior, p.VerifyShare)
 	// Pages: the index pages first, then the new ones, ranks prefixed.
 	pages := make([]Page, 0, len(prior)+len(res.Pages))
 	for _, q := range prior {
@@ -216,13 +221,14 @@ func decideAgainst(res *Result, prior []Prior, p config.Params, grouping match.G
 		pages = append(pages, pg)
 	}
 	vecOf := make(map[string]spotsig.Vector, len(res.Docs))
+	sketchOf := make(map[string]spotsig.Sketch, len(res.Docs))
 	for _, d := range res.Docs {
-		vecOf[d.ID()] = d.Vec
+		vecOf[d.ID()], sketchOf[d.ID()] = d.Vec, d.Sketch
 	}
 	copyOf := make([]int, len(res.Pages)) // index page a new page copies, or -1
 	skip := map[string]bool{}
 	for i, pg := range res.Pages {
-		copyOf[i] = exact.Find(pg.Digest, vecOf[pg.ID()])
+		copyOf[i] = exact.Find(pg.Digest, vecOf[pg.ID()], sketchOf[pg.ID()], match.SiteOf(pg.Ref.Site()))
 		if copyOf[i] >= 0 {
 			skip[pg.ID()] = true
 			continue
@@ -242,13 +248,13 @@ func decideAgainst(res *Result, prior []Prior, p config.Params, grouping match.G
 		priorSite[i] = match.SiteOf(q.Site())
 	}
 	for _, d := range res.Docs {
-		if i, ok := exact.byVec[ExactKey(d.Vec)]; ok {
+		if i, ok := exact.byVec[ExactKey(d.Vec)]; ok && Verify(d.Sketch, prior[i].Sketch, d.Site, match.SiteOf(prior[i].Ref.Site()), p.VerifyShare).OK {
 			priorSite[i] = match.MergeSites(priorSite[i], d.Site)
 		}
 	}
 	for i, q := range prior {
 		if q.Vec.Len() > 0 {
-			docs = append(docs, Doc{Page: Page{Ref: q.Ref}, Vec: q.Vec})
+			docs = append(docs, Doc{Page: Page{Ref: q.Ref}, Vec: q.Vec, Sketch: q.Sketch})
 			sites = append(sites, priorSite[i])
 			priorVecs = append(priorVecs, q.Vec)
 		}
@@ -260,7 +266,7 @@ func decideAgainst(res *Result, prior []Prior, p config.Params, grouping match.G
 			fresh, freshIdx = append(fresh, d), append(freshIdx, i)
 		}
 	}
-	repOf, freshSites := Collapse(fresh)
+	repOf, freshSites := Collapse(fresh, p.VerifyShare)
 	var reps []int
 	var repVecs []spotsig.Vector
 	var repSites []match.Site
@@ -289,17 +295,22 @@ func decideAgainst(res *Result, prior []Prior, p config.Params, grouping match.G
 	for i, r := range repOf {
 		res.RepOf[freshIdx[i]] = freshIdx[r]
 	}
-	res.Pairs, res.SameSitePairs = nil, 0
+	res.Pairs, res.Candidates, res.Verified, res.SameSitePairs = nil, nil, nil, 0
 	for _, q := range match.RunGrouping(grouping, repVecs) {
 		if !rule.Keep(q.Jaccard, repSites[q.A], repSites[q.B]) {
 			res.SameSitePairs++
 			continue
 		}
-		pairs = append(pairs, match.Pair{A: n0 + reps[q.A], B: n0 + reps[q.B], Jaccard: q.Jaccard})
-		res.Pairs = append(res.Pairs, match.Pair{A: freshIdx[reps[q.A]], B: freshIdx[reps[q.B]], Jaccard: q.Jaccard})
+		c := match.Pair{A: freshIdx[reps[q.A]], B: freshIdx[reps[q.B]], Jaccard: q.Jaccard}
+		v := Verify(res.Docs[c.A].Sketch, res.Docs[c.B].Sketch, repSites[q.A], repSites[q.B], p.VerifyShare)
+		res.Candidates, res.Verified = append(res.Candidates, c), append(res.Verified, v)
+		if v.OK {
+			pairs = append(pairs, match.Pair{A: n0 + reps[q.A], B: n0 + reps[q.B], Jaccard: q.Jaccard})
+			res.Pairs = append(res.Pairs, c)
+		}
 	}
 	for _, q := range AgainstPairs(priorVecs, repVecs, p.Tau, p.Rho) {
-		if rule.Keep(q.Jaccard, sites[q.A], repSites[q.B]) {
+		if rule.Keep(q.Jaccard, sites[q.A], repSites[q.B]) && Verify(docs[q.A].Sketch, fresh[reps[q.B]].Sketch, sites[q.A], repSites[q.B], p.VerifyShare).OK {
 			pairs = append(pairs, match.Pair{A: q.A, B: n0 + reps[q.B], Jaccard: q.Jaccard})
 		}
 	}

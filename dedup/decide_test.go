@@ -203,7 +203,7 @@ func TestDecisionReportsCaps(t *testing.T) {
 			docs = append(docs, s.Doc)
 		}
 	}
-	repOf, _ := dedup.Collapse(docs)
+	repOf, _ := dedup.Collapse(docs, p.VerifyShare)
 	ds, _, err := dedup.Decide(pages, docs, repOf, nil, "spotsigs")
 	if err != nil {
 		t.Fatal(err)

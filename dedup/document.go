@@ -26,6 +26,8 @@ import (
 //     then on Blocks is nil and Vec holds the signatures of the blocks that
 //     are not shared boilerplate (ResolveBlocks), IDF-filtered after
 //     FilterIDF.
+//   - Sketch is the bottom-k sketch of the words of the page's main text
+//     (spotsig.Sketch, from the Signer): what Verify reads of the page.
 //   - Lang is the language the page is reported in: the signer's
 //     (Signed; "" for a scheme without languages), then, with blocks,
 //     Language of its main content after the shared blocks are dropped.
@@ -35,6 +37,7 @@ type Doc struct {
 	Group  Group
 	Vec    spotsig.Vector
 	Blocks []spotsig.Block
+	Sketch spotsig.Sketch
 	Lang   string
 }
 

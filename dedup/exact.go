@@ -40,16 +40,18 @@ func ExactKey(v spotsig.Vector) string {
 }
 
 // ExactCopy is a document collapsed into the representative of its exact
-// copies: the member's identity, the representative's, and the vector
-// length |d| both have.
+// copies: the member's identity, the representative's, the vector length
+// |d| both have and the verification of the member's main text against
+// the representative's (Verified.ShareA is the member's share; OK always).
 type ExactCopy struct {
 	Member, Rep warc.Ref
 	Signatures  int
+	Verified    Verification
 }
 
 // PairRecord returns the copy's line of the pairs output (Exact, Jaccard 1).
 func (c ExactCopy) PairRecord() PairRecord {
-	p := NewPairRecord(c.Member, c.Signatures, c.Rep, c.Signatures, 1)
+	p := NewPairRecord(c.Member, c.Signatures, c.Rep, c.Signatures, 1, c.Verified)
 	p.Exact = true
 	return p
 }
@@ -83,9 +85,12 @@ func MergeHeads(a, b Head) Head {
 
 // Collapse returns, for each document, the index of its exact-copy group's
 // representative (itself for a representative) and the group's site
-// (Head.Site): documents with equal vectors (ExactKey) form a group,
-// represented by the member first in warc.Ref order.
-func Collapse(docs []Doc) (repOf []int, sites []match.Site) {
+// (Head.Site of its members): documents with equal vectors (ExactKey) are
+// represented by the one first in warc.Ref order, and a document belongs
+// to that group only when its main text verifies against the
+// representative's at share (Verify); one that does not is a group of its
+// own (and meets the representative in matching, at Jaccard 1).
+func Collapse(docs []Doc, share float64) (repOf []int, sites []match.Site) {
 	keys := make([]string, len(docs))
 	heads := make(map[string]Head, len(docs))
 	for i, d := range docs {
@@ -102,16 +107,29 @@ func Collapse(docs []Doc) (repOf []int, sites []match.Site) {
 	}
 	repOf = make([]int, len(docs))
 	sites = make([]match.Site, len(docs))
+	groupSite := map[int]match.Site{}
 	for i, k := range keys {
-		h := heads[k]
-		repOf[i], sites[i] = index[h.Rep.ID()], h.Site
+		rep := index[heads[k].Rep.ID()]
+		if rep != i && !Verify(docs[i].Sketch, docs[rep].Sketch, match.SiteOf(docs[i].Ref.Site()), match.SiteOf(docs[rep].Ref.Site()), share).OK {
+			rep = i
+		}
+		repOf[i] = rep
+		s := match.SiteOf(docs[i].Ref.Site())
+		if g, ok := groupSite[rep]; ok {
+			s = match.MergeSites(g, s)
+		}
+		groupSite[rep] = s
+	}
+	for i, rep := range repOf {
+		sites[i] = groupSite[rep]
 	}
 	return repOf, sites
 }
 
-// ExpandPairs returns the pairs the lines ps stand for: every pair of two
-// members of an exact-copy group (the connected parts of the Exact lines)
-// at Jaccard 1, and for every other line every member of the one side's
+// ExpandPairs returns the near-duplicate pairs the lines ps stand for:
+// every pair of two members of an exact-copy group (the connected parts of
+// the Exact lines) at Jaccard 1, and for every other NearDuplicate line
+// (candidates verification rejected are left out) every member of the one side's
 // group with every member of the other's, at that line's Jaccard; each
 // unordered pair once, in canonical order, Exact false. Its size is
 // quadratic in the group sizes: for evaluation on small sets, not for a
@@ -123,17 +141,17 @@ func ExpandPairs(ps []PairRecord) []PairRecord {
 		for i := range g {
 			for j := i + 1; j < len(g); j++ {
 				sigs := ix.sigs[g[i].Key()]
-				out = append(out, NewPairRecord(g[i], sigs, g[j], sigs, 1))
+				out = append(out, NewPairRecord(g[i], sigs, g[j], sigs, 1, Verification{ShareA: 1, ShareB: 1, OK: true}))
 			}
 		}
 	}
 	for _, p := range ps {
-		if p.Exact {
+		if p.Exact || !p.NearDuplicate {
 			continue
 		}
 		for _, a := range ix.members(p.A()) {
 			for _, b := range ix.members(p.B()) {
-				out = append(out, NewPairRecord(a, ix.sigs[a.Key()], b, ix.sigs[b.Key()], p.Jaccard))
+				out = append(out, NewPairRecord(a, ix.sigs[a.Key()], b, ix.sigs[b.Key()], p.Jaccard, Verification{ShareA: p.AShare, ShareB: p.BShare, OK: true}))
 			}
 		}
 	}
@@ -205,7 +223,7 @@ func NewPairIndex(ps []PairRecord) *PairIndex {
 		ix.groups[first.Key()] = sorted
 	}
 	for _, p := range ps {
-		if !p.Exact {
+		if !p.Exact && p.NearDuplicate {
 			a, b := ix.repKey(p.A()), ix.repKey(p.B())
 			ix.lines[[2]string{a, b}], ix.lines[[2]string{b, a}] = p.Jaccard, p.Jaccard
 		}
@@ -266,17 +284,25 @@ func (ix *PairIndex) Jaccard(a, b string) (float64, bool) {
 	return j, ok
 }
 
-// BruteForcePairs is the reference of the pairs the job's lines stand for
-// (ExpandPairs of its output), page by page: every two documents whose
-// weighted Jaccard reaches tau (match.BruteForce) and that rule keeps
-// with the sites of their exact-copy groups (Collapse; two members of one
-// group are always a pair, at Jaccard 1). Indices into docs, A < B, sorted.
-// O(n²): for tests.
-func BruteForcePairs(docs []Doc, tau float64, rule match.SiteRule) []match.Pair {
+// BruteForcePairs is the reference of the near-duplicate pairs the job's
+// lines stand for (ExpandPairs of its output), page by page: every two
+// documents whose weighted Jaccard reaches tau (match.BruteForce), that
+// rule keeps with the sites of their exact-copy groups (Collapse at
+// share), and that are members of one group (at Jaccard 1) or whose
+// groups' representatives verify at share (Verify: a group stands for its
+// members). Indices into docs, A < B, sorted. O(n²): for tests.
+func BruteForcePairs(docs []Doc, tau float64, rule match.SiteRule, share float64) []match.Pair {
 	vecs := make([]spotsig.Vector, len(docs))
 	for i, d := range docs {
 		vecs[i] = d.Vec
 	}
-	_, sites := Collapse(docs)
-	return rule.Filter(match.BruteForce(vecs, tau), sites)
+	repOf, sites := Collapse(docs, share)
+	var out []match.Pair
+	for _, p := range rule.Filter(match.BruteForce(vecs, tau), sites) {
+		ra, rb := repOf[p.A], repOf[p.B]
+		if ra == rb || Verify(docs[ra].Sketch, docs[rb].Sketch, sites[p.A], sites[p.B], share).OK {
+			out = append(out, p)
+		}
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package dedup
 
 import (
+	"math"
+
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
@@ -17,12 +19,15 @@ type Reject struct {
 	Detail string `json:"detail"`
 }
 
-// PairRecord is one near-duplicate pair as written to pairs-*.jsonl: the two
+// PairRecord is one candidate pair as written to pairs-*.jsonl: the two
 // documents in canonical order (warc.Ref.Less: record ID, then WARC file,
-// then offset) and their weighted Jaccard similarity (eq. 4) of the
-// IDF-filtered signature multisets. ASignatures and BSignatures are the
-// vector lengths |d| (after the IDF filter) the matcher compared. The field
-// order is the line's.
+// then offset), their weighted Jaccard similarity (eq. 4) of the
+// IDF-filtered signature multisets, and its verification on their main
+// texts (Verify): AShare of A's main-text words found in B, BShare of B's
+// in A, and NearDuplicate, whether the pair counts (only such pairs make
+// decisions). ASignatures and BSignatures are the vector lengths |d|
+// (after the IDF filter) the matcher compared. The field order is the
+// line's.
 type PairRecord struct {
 	ARecordID   string  `json:"a_record_id"`
 	AURI        string  `json:"a_uri"`
@@ -37,6 +42,12 @@ type PairRecord struct {
 	BOffset     int64   `json:"b_offset"`
 	BInner      int64   `json:"b_inner_offset"`
 	BSignatures int     `json:"b_signatures"`
+	AShare      float64 `json:"a_share"`
+	BShare      float64 `json:"b_share"`
+	// NearDuplicate is set when both shares reach --verify_share: the pair
+	// is a near-duplicate. A line without it is a candidate that
+	// verification rejected.
+	NearDuplicate bool `json:"near_duplicate"`
 	// Exact marks the line of a document collapsed into the representative
 	// of its exact copies (ExactCopy): the two have the same vector, Jaccard
 	// is 1, and every line of the representative stands for the member too
@@ -46,18 +57,24 @@ type PairRecord struct {
 
 // NewPairRecord returns the line of documents x and y, with nx and ny
 // signatures (their vector lengths |d| after the IDF filter), at weighted
-// Jaccard j, in canonical order (warc.Ref.Less). Exact is false; the line
-// of an exact copy is ExactCopy.PairRecord.
-func NewPairRecord(x warc.Ref, nx int, y warc.Ref, ny int, j float64) PairRecord {
+// Jaccard j, verified as v (v.ShareA is x's share), in canonical order
+// (warc.Ref.Less). Exact is false; the line of an exact copy is
+// ExactCopy.PairRecord.
+func NewPairRecord(x warc.Ref, nx int, y warc.Ref, ny int, j float64, v Verification) PairRecord {
 	if y.Less(x) {
 		x, y, nx, ny = y, x, ny, nx
+		v.ShareA, v.ShareB = v.ShareB, v.ShareA
 	}
 	return PairRecord{
 		ARecordID: x.RecordID, AURI: x.URI, AFile: x.File, AOffset: x.Offset, AInner: x.Inner, ASignatures: nx,
 		BRecordID: y.RecordID, BURI: y.URI, BFile: y.File, BOffset: y.Offset, BInner: y.Inner, BSignatures: ny,
-		Jaccard: j,
+		Jaccard: j, AShare: round4(v.ShareA), BShare: round4(v.ShareB), NearDuplicate: v.OK,
 	}
 }
+
+// round4 rounds a share to 4 decimals for the line: a sketch's estimate is
+// not finer than that.
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
 // A returns the identity of the pair's first document.
 func (p PairRecord) A() warc.Ref {

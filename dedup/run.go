@@ -38,10 +38,14 @@ type Result struct {
 	// its exact-copy group (Collapse; RepOf[i] == i for a representative).
 	// Only representatives are matched.
 	RepOf []int
-	// Pairs are the near-duplicate pairs of representatives, indices into
+	// Candidates are the candidate pairs of representatives, indices into
 	// Docs, A < B, sorted by (A, B), Jaccard as match.WeightedJaccard
 	// computes it: the pairs of the Grouping that the same-site rule
-	// (config.Params.SiteRule) keeps.
+	// (config.Params.SiteRule) keeps; Verified[i] is the verification of
+	// Candidates[i] on the two main texts (Verify).
+	Candidates []match.Pair
+	Verified   []Verification
+	// Pairs are the near-duplicate pairs: the Candidates that verify.
 	Pairs []match.Pair
 	// SameSitePairs counts the pairs the Grouping found that the same-site
 	// rule removed (pages of one site below SameSiteTau).
@@ -58,17 +62,21 @@ type Result struct {
 	DroppedForPrior int
 }
 
-// PairRecords returns the lines of the pairs output, unsorted: Pairs, then
-// one Exact line per document that is not its group's representative.
+// PairRecords returns the lines of the pairs output, unsorted: the
+// Candidates with their verification, then one Exact line per document
+// that is not its group's representative.
 func (r *Result) PairRecords() []PairRecord {
-	out := make([]PairRecord, len(r.Pairs), len(r.Pairs)+len(r.Docs))
-	for i, p := range r.Pairs {
+	out := make([]PairRecord, len(r.Candidates), len(r.Candidates)+len(r.Docs))
+	for i, p := range r.Candidates {
 		a, b := r.Docs[p.A], r.Docs[p.B]
-		out[i] = NewPairRecord(a.Ref, a.Vec.Len(), b.Ref, b.Vec.Len(), p.Jaccard)
+		out[i] = NewPairRecord(a.Ref, a.Vec.Len(), b.Ref, b.Vec.Len(), p.Jaccard, r.Verified[i])
 	}
 	for i, rep := range r.RepOf {
 		if rep != i {
-			out = append(out, ExactCopy{Member: r.Docs[i].Ref, Rep: r.Docs[rep].Ref, Signatures: r.Docs[i].Vec.Len()}.PairRecord())
+			m, g := r.Docs[i], r.Docs[rep]
+			v := Verify(m.Sketch, g.Sketch, match.NoSite, match.NoSite, 0)
+			v.OK = true
+			out = append(out, ExactCopy{Member: m.Ref, Rep: g.Ref, Signatures: m.Vec.Len(), Verified: v}.PairRecord())
 		}
 	}
 	return out
@@ -179,7 +187,7 @@ func finish(p config.Params, slots []*Signed, prior []Prior) (*Result, error) {
 		res.Docs = append(res.Docs, d)
 	}
 	var sites []match.Site
-	res.RepOf, sites = Collapse(res.Docs)
+	res.RepOf, sites = Collapse(res.Docs, p.VerifyShare)
 	var reps []int
 	var kept []spotsig.Vector
 	var keptSites []match.Site
@@ -194,8 +202,15 @@ func finish(p config.Params, slots []*Signed, prior []Prior) (*Result, error) {
 	n := len(res.Pairs)
 	res.Pairs = p.SiteRule().Filter(res.Pairs, keptSites)
 	res.SameSitePairs = n - len(res.Pairs)
-	for i, p := range res.Pairs {
-		res.Pairs[i].A, res.Pairs[i].B = reps[p.A], reps[p.B]
+	res.Candidates, res.Pairs = res.Pairs, nil
+	for i, c := range res.Candidates {
+		c.A, c.B = reps[c.A], reps[c.B]
+		res.Candidates[i] = c
+		v := Verify(res.Docs[c.A].Sketch, res.Docs[c.B].Sketch, sites[c.A], sites[c.B], p.VerifyShare)
+		res.Verified = append(res.Verified, v)
+		if v.OK {
+			res.Pairs = append(res.Pairs, c)
+		}
 	}
 	if prior != nil {
 		err = decideAgainst(res, prior, p, grouping, p.SignatureMethod())

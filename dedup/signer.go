@@ -84,7 +84,7 @@ func (s *spotSigner) Sign(ctx context.Context, payload []byte, contentType strin
 	if st.Extract.SignaturesTruncated {
 		out.Doc.Capped = append(out.Doc.Capped, CapSignatures)
 	}
-	out.TextBytes, out.Doc.Digest = st.Text.TextBytes, st.Digest
+	out.TextBytes, out.Doc.Digest, out.Doc.Sketch = st.Text.TextBytes, st.Digest, st.Sketch
 	out.Doc.Lang = st.Extract.Lang
 	return out
 }
@@ -113,7 +113,7 @@ func (s *shingleSigner) Sign(_ context.Context, payload []byte, contentType stri
 	}
 	var out Signed
 	out.Doc.Vec, out.Doc.Capped = s.sh.Extract(text), textCaps(st)
-	out.TextBytes, out.Doc.Digest = len(text), spotsig.TextDigest(text)
+	out.TextBytes, out.Doc.Digest, out.Doc.Sketch = len(text), spotsig.TextDigest(text), spotsig.SketchText(text)
 	return out
 }
 

@@ -120,8 +120,10 @@ func loadGlob[T any](pattern string, read func(io.Reader, func(T) error) error) 
 //     Jaccard, >= tau, and >= same_site_tau when their exact-copy groups
 //     lie on one site (match.SiteRule), or both were decided by exact text
 //     (dedup.DecideExactText) at Jaccard 1;
-//   - no pair joins two kept pages, and every paired page was decided on
-//     its pairs (its method is neither exact-text nor no-text);
+//   - no near-duplicate pair (a NearDuplicate or Exact line; candidates
+//     that verification rejected are not pairs) joins two kept pages, and
+//     every paired page was decided on its pairs (its method is neither
+//     exact-text nor no-text);
 //   - the clusters list exactly the dropped pages under their kept page,
 //     with size 1 + dropped.
 func CheckDecisions(ds []DecisionRecord, clusters []ClusterRecord, pairs []PairRecord, p config.Params) []error {
@@ -162,7 +164,7 @@ func CheckDecisions(ds []DecisionRecord, clusters []ClusterRecord, pairs []PairR
 			bad("pair %s — %s: a page without a decision", a, b)
 			continue
 		}
-		if !p.Exact && len(keptIn[ix.Group(a)]) > 0 && len(keptIn[ix.Group(b)]) > 0 {
+		if !p.Exact && p.NearDuplicate && len(keptIn[ix.Group(a)]) > 0 && len(keptIn[ix.Group(b)]) > 0 {
 			bad("pair %s — %s joins two kept pages", a, b)
 		}
 		for _, d := range []DecisionRecord{da, db} {

@@ -57,10 +57,11 @@ func TestHarnessOnGoldSet(t *testing.T) {
 	// exactly the pairs of the in-process job (dedup.Run), except for the
 	// shared-block statistic, which needs the pages' layout and not just
 	// their text (the boilerplate table runs dedup.Run itself), and the
-	// same-site rule, a pair rule on top of every method that the sweep
-	// leaves out so that the methods compare as the paper compares them.
+	// same-site rule and the verification of pairs of one site, pair rules
+	// on top of every method that the sweep leaves out so that the methods
+	// compare as the paper compares them.
 	p := config.DefaultParams()
-	p.SharedBlockPages, p.SameSiteTau = 0, 0
+	p.SharedBlockPages, p.SameSiteTau, p.VerifyShare = 0, 0, 0
 	res, err := dedup.Run(context.Background(), p, []string{warcPath})
 	if err != nil {
 		t.Fatal(err)

@@ -51,8 +51,8 @@ func TestScoreReal(t *testing.T) {
 		keep(ref("c.warc.gz", 1, "id9")), // not in the truth
 	}
 	pairs := []PairRecord{
-		dedup.NewPairRecord(a1, 0, b1, 0, 1),
-		dedup.NewPairRecord(a2, 0, a4, 0, 0.5),
+		dedup.NewPairRecord(a1, 0, b1, 0, 1, dedup.Verification{ShareA: 1, ShareB: 1, OK: true}),
+		dedup.NewPairRecord(a2, 0, a4, 0, 0.5, dedup.Verification{ShareA: 1, ShareB: 1, OK: true}),
 	}
 	s := ScoreReal(rt, ds, pairs, func(a, b string) (float64, bool) { return 0.7, true })
 	if s.Pages != 5 || s.Unknown != 1 || s.Drops != 2 || s.Right != 1 || s.DropPrecision != 0.5 || s.DropRecall != 0.5 {

@@ -30,6 +30,11 @@ type DropSample struct {
 	// sampleTopShared of them, most repeated first.
 	SharedSignatures int
 	TopShared        []string
+	// DroppedShare and KeptShare are the share of the dropped page's
+	// main-text words found in the kept page, and of the kept page's in
+	// the dropped page (spotsig.Shares of their sketches, what
+	// verification reads; dedup.Verify).
+	DroppedShare, KeptShare float64
 }
 
 // SamplePage is one page of a DropSample.
@@ -121,9 +126,10 @@ func LoadDropSamples(ds []DecisionRecord, p config.Params) ([]DropSample, error)
 	for _, d := range ds {
 		s := DropSample{Jaccard: d.Jaccard, Method: d.Method}
 		s.Dropped.Ref, s.Kept.Ref = d.Ref, d.Keeper()
-		a := loadSamplePage(&s.Dropped, p, opts)
-		b := loadSamplePage(&s.Kept, p, opts)
+		a, ska := loadSamplePage(&s.Dropped, p, opts, ex)
+		b, skb := loadSamplePage(&s.Kept, p, opts, ex)
 		if a != nil && b != nil {
+			s.DroppedShare, s.KeptShare = spotsig.Shares(ska, skb)
 			s.Dropped.Shared, s.Kept.Shared = sharedRuns(s.Dropped.Text, s.Kept.Text, SharedRunWords)
 			sa, sb := ex.Signatures(a), ex.Signatures(b)
 			s.Dropped.Signatures, s.Kept.Signatures = len(sa), len(sb)
@@ -135,8 +141,9 @@ func LoadDropSamples(ds []DecisionRecord, p config.Params) ([]DropSample, error)
 }
 
 // loadSamplePage reads pg's record and sets its text; it returns the whole
-// text, or nil after setting pg.Err.
-func loadSamplePage(pg *SamplePage, p config.Params, opts []spotsig.Option) []byte {
+// text and the sketch of its main text (ex.MainText), or nil after setting
+// pg.Err.
+func loadSamplePage(pg *SamplePage, p config.Params, opts []spotsig.Option, ex *spotsig.Extractor) ([]byte, spotsig.Sketch) {
 	rec, err := readRecordAt(pg.File, pg.Offset, pg.Inner, p.WARCOptions())
 	switch {
 	case err != nil:
@@ -145,13 +152,16 @@ func loadSamplePage(pg *SamplePage, p config.Params, opts []spotsig.Option) []by
 	case rec.Skip != "":
 		err = fmt.Errorf("the record is skipped when read here: %s", rec.Skip)
 	}
-	var text []byte
+	var text, main []byte
 	if err == nil {
 		text, _, err = spotsig.PayloadText(rec.Payload, rec.MIMEType(), opts...)
 	}
+	if err == nil {
+		main, err = ex.MainText(rec.Payload, rec.MIMEType())
+	}
 	if err != nil {
 		pg.Err = err.Error()
-		return nil
+		return nil, spotsig.Sketch{}
 	}
 	pg.Text = string(text)
 	if len(pg.Text) > sampleTextBytes {
@@ -161,7 +171,7 @@ func loadSamplePage(pg *SamplePage, p config.Params, opts []spotsig.Option) []by
 		}
 		pg.Text, pg.Cut = pg.Text[:cut], true
 	}
-	return text
+	return text, spotsig.SketchText(main)
 }
 
 var errFound = errors.New("found")

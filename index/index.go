@@ -55,8 +55,8 @@ import (
 )
 
 // SchemaVersion is the version of Row and Meta; a segment of another
-// version is refused (Check).
-const SchemaVersion = 1
+// version is refused (Check). 2: the main-text sketch (verification).
+const SchemaVersion = 2
 
 // RowGroupRows bounds the rows of one Parquet row group, so a reader holds
 // at most that many pages' columns at once.
@@ -83,13 +83,18 @@ type Row struct {
 	TextDigest string   `parquet:"text_digest"`
 	Hashes     []uint64 `parquet:"hashes,list"`
 	Freqs      []uint32 `parquet:"freqs,list"`
+	// SketchWords and Sketch are the page's main-text sketch
+	// (spotsig.Sketch: words, and up to 128 ascending 32-bit hashes), what
+	// verification of a pair with the page reads.
+	SketchWords int64    `parquet:"sketch_words"`
+	Sketch      []uint32 `parquet:"sketch,list"`
 }
 
 // RowOf is the row of a kept page.
 func RowOf(p dedup.Prior) Row {
 	return Row{RecordID: p.RecordID, URI: p.URI, File: p.File, Offset: p.Offset, Inner: p.Inner,
 		Date: p.Date, Lang: p.Lang, Length: int64(p.Vec.Len()), Rank: []byte(p.Rank), TextDigest: p.Digest,
-		Hashes: p.Vec.Hashes, Freqs: p.Vec.Freqs}
+		Hashes: p.Vec.Hashes, Freqs: p.Vec.Freqs, SketchWords: int64(p.Sketch.Words), Sketch: p.Sketch.Min}
 }
 
 // Prior is the kept page of a row of segment.
@@ -98,7 +103,17 @@ func (r Row) Prior(segment string) dedup.Prior {
 		Page: dedup.Page{Ref: warc.Ref{File: r.File, Offset: r.Offset, Inner: r.Inner, RecordID: r.RecordID, URI: r.URI},
 			Rank: string(r.Rank), Digest: r.TextDigest, Date: r.Date},
 		Lang: r.Lang, Vec: spotsig.Vector{Hashes: r.Hashes, Freqs: r.Freqs}, Segment: segment,
+		Sketch: spotsig.Sketch{Words: uint32(r.SketchWords), Min: nilIfEmpty(r.Sketch)},
 	}
+}
+
+// nilIfEmpty is s, or nil when it is empty (as a page without words has
+// it before it is written).
+func nilIfEmpty(s []uint32) []uint32 {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
 }
 
 // Agreement are the parameters a run and the segments it is matched
@@ -111,6 +126,7 @@ type Agreement struct {
 	Matcher               string  `json:"matcher"`
 	Tau                   float64 `json:"tau"`
 	SameSiteTau           float64 `json:"same_site_tau"`
+	VerifyShare           float64 `json:"verify_share"`
 	Lang                  string  `json:"lang"`
 	Antecedents           string  `json:"antecedents"`
 	ShingleK              int     `json:"shingle_k"`
@@ -128,7 +144,7 @@ type Agreement struct {
 // replaced by their defaults.
 func AgreementOf(p config.Params) Agreement {
 	a := Agreement{Schema: SchemaVersion, Method: p.Method, Matcher: p.Matcher, Tau: p.Tau,
-		SameSiteTau: p.SameSiteTau, Lang: p.Lang, Antecedents: p.Antecedents, ShingleK: p.ShingleK,
+		SameSiteTau: p.SameSiteTau, VerifyShare: p.VerifyShare, Lang: p.Lang, Antecedents: p.Antecedents, ShingleK: p.ShingleK,
 		IDFMin: p.IDFMin, IDFMax: p.IDFMax, IDFKeepShared: p.IDFKeepShared, MinSignatures: p.MinSignatures,
 		MinBlockTokens: p.MinBlockTokens, KeepMarkupBoilerplate: p.KeepMarkupBoilerplate,
 		SharedBlockPages: p.SharedBlockPages, Keep: p.Keep}

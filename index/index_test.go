@@ -172,7 +172,10 @@ func TestGoldSetSegment(t *testing.T) {
 	}
 	per := float64(infos[0].Bytes) / float64(len(pages))
 	t.Logf("%d kept pages, %d distinct signatures, %d bytes: %.0f bytes per kept page", len(pages), sigs, infos[0].Bytes, per)
-	if per > 1024 {
-		t.Errorf("%.0f bytes per kept page, goal <= 1024", per)
+	// The vector and identity took about 0.8 KB a page; the main-text
+	// sketch (128 × 4 bytes of random hashes, which do not compress) adds
+	// about 0.5 KB. The budget with the sketch is 1.5 KB.
+	if per > 1536 {
+		t.Errorf("%.0f bytes per kept page, goal <= 1536", per)
 	}
 }

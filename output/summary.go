@@ -139,7 +139,7 @@ func CheckStatistic(name string, isMax bool) error {
 // replaced parameters.max_group_docs by max_group_signatures and added
 // largest_group_signatures, dropped_exact and, with an index, the
 // kept_by_segment and segment fields and the index counts.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // Summary is summary.json: the job's counts, computed from PCollections
 // (not from runner metrics), and what it ran on. The accounting identity

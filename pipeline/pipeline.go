@@ -10,8 +10,8 @@
 // Outputs under Config.Output (the contract other tools read):
 //
 //   - pairs-SSSSS-of-NNNNN.jsonl (.jsonl.gz with --compression=gzip, as
-//     every sharded output): one JSON object per unordered
-//     near-duplicate pair, exactly once (see transforms.PairRecord);
+//     every sharded output): one JSON object per unordered candidate
+//     pair, exactly once, with its verification (see dedup.PairRecord);
 //   - rejects-SSSSS-of-NNNNN.jsonl: every WARC record (or unreadable
 //     stretch or file) that did not reach matching, with its reason (see
 //     transforms.Reject);
@@ -69,17 +69,18 @@ func Build(s beam.Scope, cfg config.Config) error {
 		against = transforms.ExactAgainst(s, transforms.ReadIndex(s, transforms.IndexFiles(infos)), kept, unsignedPages, p)
 		kept, unsignedPages = against.Kept, against.Unsigned
 	}
-	groups := transforms.CollapseExact(s, st, kept)
+	groups := transforms.CollapseExact(s, st, kept, p)
 	found, err := transforms.MatchGroups(s, st, transforms.KeyByGroup(s, groups.Reps, p), p)
 	if err != nil {
 		return err
 	}
+	near := transforms.NearDuplicates(s, found)
 	var decided transforms.DecideResult
 	if len(cfg.Against) > 0 {
-		preDrops, rest := transforms.MatchAgainst(s, against, groups, found, p)
+		preDrops, rest := transforms.MatchAgainst(s, against, groups, near, p)
 		decided, err = transforms.DecideAgainst(s, st, groups, rest, unsignedPages, preDrops, against.Dropped, p)
 	} else {
-		decided, err = transforms.Decide(s, st, groups, found, unsignedPages, p)
+		decided, err = transforms.Decide(s, st, groups, near, unsignedPages, p)
 	}
 	if err != nil {
 		return err

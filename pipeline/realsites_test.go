@@ -77,8 +77,9 @@ func realsetClusters(t *testing.T) map[string]string {
 // products of one series whose descriptions share all but their first
 // sentence and a line of specifications, which the Japanese spot
 // signatures, chained from particles, see as near-copies (docs/quality.md,
-// "Real sites"). The product reached through two category paths and the two
-// colour variants are still dropped.
+// "Real sites"); verification of pairs of one site on their main texts
+// (dedup.Verify) keeps those apart too. The product reached through two
+// category paths and the two colour variants are still dropped.
 func TestShopSiblingsKept(t *testing.T) {
 	truth := realsetClusters(t)
 	const file = "resiliparse__clueweb-quirk.warc.gz"
@@ -109,7 +110,7 @@ func TestShopSiblingsKept(t *testing.T) {
 	}
 	p := testConfig(nil).Params
 	p0 := p
-	p0.SameSiteTau = 0
+	p0.SameSiteTau, p0.VerifyShare = 0, 0
 	if _, w, _ := score(p0); w < 10 {
 		t.Errorf("one threshold for every pair: %d products dropped for another product, want the template siblings (>= 10)", w)
 	}
@@ -124,8 +125,8 @@ func TestShopSiblingsKept(t *testing.T) {
 			}
 		}
 	}
-	if wrong > 2 || right != 3 {
-		t.Errorf("%d products dropped for another product (want at most 2), %d for a copy (want 3)", wrong, right)
+	if wrong > 0 || right < 3 {
+		t.Errorf("%d products dropped for another product (want none), %d for a copy (want >= 3)", wrong, right)
 	}
 }
 

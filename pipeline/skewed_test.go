@@ -80,7 +80,7 @@ func TestSkewedCrawlCollapsedAndSplit(t *testing.T) {
 				expanded[pairKey{p.A().Key(), p.B().Key(), p.Jaccard}] = true
 			}
 			brute := map[pairKey]bool{}
-			for _, p := range dedup.BruteForcePairs(res.Docs, tau, cfg.SiteRule()) {
+			for _, p := range dedup.BruteForcePairs(res.Docs, tau, cfg.SiteRule(), cfg.VerifyShare) {
 				brute[pairKey{res.Docs[p.A].Key(), res.Docs[p.B].Key(), p.Jaccard}] = true
 			}
 			if len(brute) < crawl.Copies*(crawl.Copies-1)/2 {

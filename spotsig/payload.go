@@ -10,6 +10,9 @@ type PayloadStats struct {
 	Extract ExtractStats
 	// Digest is TextDigest of the text the signatures were taken from.
 	Digest string
+	// Sketch is the bottom-k sketch of the words of the page's main text
+	// (sketch.go), what verification of a candidate pair reads.
+	Sketch Sketch
 }
 
 // ExtractPayload is PayloadText followed by Extract, with the Extractor's
@@ -43,8 +46,10 @@ func (e *Extractor) payloadText(s *scratch, payload []byte, contentType string, 
 		return nil, err
 	}
 	st.Digest = TextDigest(s.text)
+	var periphery []span
 	if kind == KindHTML {
-		return s.lay.periphery(s.text), nil
+		periphery = s.lay.periphery(s.text)
 	}
-	return nil, nil
+	st.Sketch = sketchMain(s.text, periphery)
+	return periphery, nil
 }

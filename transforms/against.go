@@ -126,6 +126,7 @@ type PriorRef struct {
 	Ref     warc.Ref
 	Rank    string
 	Segment string
+	Sketch  spotsig.Sketch // its main-text sketch, for a vector key
 }
 
 // exactItem is a new page under one of its exact keys: its key, its
@@ -136,6 +137,7 @@ type exactItem struct {
 	Batch  string
 	Site   match.Site
 	Vector bool
+	Sketch spotsig.Sketch // the document's main-text sketch, under its vector key
 }
 
 // exactHit is the index page a new page copies, and the page's batch.
@@ -158,6 +160,7 @@ func priorKeys(p dedup.Prior, emit func(string, PriorRef)) {
 		emit(digestKeyPrefix+p.Digest, r)
 	}
 	if p.Vec.Len() > 0 {
+		r.Sketch = p.Sketch
 		emit(vectorKeyPrefix+dedup.ExactKey(p.Vec), r)
 	}
 }
@@ -176,7 +179,7 @@ func docExactKeys(b Batch, emit func(string, exactItem)) {
 		if d.Digest != "" {
 			emit(digestKeyPrefix+d.Digest, it)
 		}
-		it.Vector = true
+		it.Vector, it.Sketch = true, d.Sketch
 		emit(vectorKeyPrefix+dedup.ExactKey(d.Vec), it)
 	}
 }
@@ -189,20 +192,31 @@ func pageExactKeys(p Page, emit func(string, exactItem)) {
 
 // exactHitsFn gives each new page at a key an index page holds that index
 // page (hits), and each index page the sites of the new documents with its
-// vector (an exact-copy group's site, Collapse).
-type exactHitsFn struct{}
+// vector (an exact-copy group's site, Collapse); under a vector key only
+// the documents whose main text verifies against the index page's at Share
+// (dedup.ExactPrior).
+type exactHitsFn struct {
+	Share float64
+}
 
-func (*exactHitsFn) ProcessElement(_ string, priors func(*PriorRef) bool, items func(*exactItem) bool, hits func(string, exactHit), sites func(string, match.Site)) {
+func (fn *exactHitsFn) ProcessElement(_ string, priors func(*PriorRef) bool, items func(*exactItem) bool, hits func(string, exactHit), sites func(string, match.Site)) {
 	var p PriorRef
 	if !priors(&p) {
 		return
 	}
 	var it exactItem
 	for items(&it) {
-		hits(it.ID, exactHit{ID: it.ID, Prior: p, Batch: it.Batch})
+		if it.Vector && !dedup.Verify(it.Sketch, p.Sketch, it.Site, match.SiteOf(p.Ref.Site()), fn.Share).OK {
+			it = exactItem{}
+			continue
+		}
+		ref := p
+		ref.Sketch = spotsig.Sketch{} // the hit travels without it
+		hits(it.ID, exactHit{ID: it.ID, Prior: ref, Batch: it.Batch})
 		if it.Vector {
 			sites(p.Ref.ID(), it.Site)
 		}
+		it = exactItem{}
 	}
 }
 
@@ -311,7 +325,7 @@ func (*priorDocFn) ProcessElement(_ string, priors func(*dedup.Prior) bool, site
 	for sites(&s) {
 		site = match.MergeSites(site, s)
 	}
-	emit(Doc{Doc: dedup.Doc{Page: p.Page, Site: site, Vec: p.Vec, Lang: p.Lang}, Batch: p.Segment})
+	emit(Doc{Doc: dedup.Doc{Page: p.Page, Site: site, Vec: p.Vec, Sketch: p.Sketch, Lang: p.Lang}, Batch: p.Segment})
 }
 
 // keyAgainstFn sends a document to its home partition and, when it can
@@ -357,6 +371,7 @@ type PreDrop struct {
 type matchAgainstFn struct {
 	Tau         float64
 	SameSiteTau float64
+	Share       float64 // config.Params.VerifyShare
 }
 
 func (fn *matchAgainstFn) ProcessElement(ctx context.Context, _ string, priors func(*Doc) bool, news func(*Doc) bool, emit func(string, PreDrop)) {
@@ -398,7 +413,7 @@ func (fn *matchAgainstFn) ProcessElement(ctx context.Context, _ string, priors f
 		}
 		for _, pr := range match.MatchCross(a, b, fn.Tau) {
 			p, n := ps[pr.A], ns[pr.B-len(a)]
-			if !rule.Keep(pr.Jaccard, p.Site, n.Site) {
+			if !rule.Keep(pr.Jaccard, p.Site, n.Site) || !dedup.Verify(n.Sketch, p.Sketch, n.Site, p.Site, fn.Share).OK {
 				continue
 			}
 			againstPairs.Inc(ctx, 1)
@@ -469,7 +484,7 @@ func ExactAgainst(s beam.Scope, priors, kept, unsigned beam.PCollection, p confi
 	}
 	best := beam.CombinePerKey(s, betterPrior, beam.ParDo(s, priorKeys, priors))
 	items := beam.Flatten(s, beam.ParDo(s, docExactKeys, kept), beam.ParDo(s, pageExactKeys, unsigned))
-	hits, sites := beam.ParDo2(s, &exactHitsFn{}, beam.CoGroupByKey(s, best, items))
+	hits, sites := beam.ParDo2(s, &exactHitsFn{Share: p.VerifyShare}, beam.CoGroupByKey(s, best, items))
 	perPage := beam.ParDo(s, hitByBatch, beam.CombinePerKey(s, betterHit, hits))
 	keptOut, droppedDocs := beam.ParDo2(s, &dropExactDocsFn{Method: method}, beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, kept), perPage))
 	unsignedOut, droppedPages := beam.ParDo2(s, &dropExactPagesFn{}, beam.CoGroupByKey(s, beam.ParDo(s, keyPage, unsigned), perPage))
@@ -491,7 +506,7 @@ func MatchAgainst(s beam.Scope, a Against, c Collapsed, found beam.PCollection, 
 	tasks := beam.CoGroupByKey(s,
 		beam.ParDo(s, &againstTaskFn{MaxSigs: p.MaxGroupSignatures, Prior: true}, priors, beam.SideInput{Input: sizes}),
 		beam.ParDo(s, &againstTaskFn{MaxSigs: p.MaxGroupSignatures}, news, beam.SideInput{Input: sizes}))
-	drops := beam.CombinePerKey(s, betterPreDrop, beam.ParDo(s, &matchAgainstFn{Tau: p.Tau, SameSiteTau: p.SameSiteTau}, tasks))
+	drops := beam.CombinePerKey(s, betterPreDrop, beam.ParDo(s, &matchAgainstFn{Tau: p.Tau, SameSiteTau: p.SameSiteTau, Share: p.VerifyShare}, tasks))
 	byB := beam.ParDo(s, &keepUndroppedFn{Second: true}, beam.CoGroupByKey(s, drops, beam.ParDo(s, foundByA, found)))
 	rest = beam.DropKey(s, beam.ParDo(s, &keepUndroppedFn{}, beam.CoGroupByKey(s, drops, byB)))
 	return beam.ParDo(s, preDropByBatch, drops), rest

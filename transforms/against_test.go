@@ -48,6 +48,7 @@ func againstPage(id string, i int, rank, digest string) Page {
 // index segment.
 func TestAgainstComposites(t *testing.T) {
 	p := config.DefaultParams()
+	p.VerifyShare = 0 // hand-made documents without main texts: the paper's rule (verification: TestAgainstVerifies)
 	prior := func(id string, i int, rank, digest string, v spotsig.Vector) dedup.Prior {
 		return dedup.Prior{Page: Page{Ref: warc.Ref{File: "old.warc.gz", Offset: int64(100 * i), RecordID: id, URI: fmt.Sprintf("http://old%d.example/", i)}, Rank: rank, Digest: digest}, Vec: v, Segment: "seg-1"}
 	}
@@ -74,7 +75,7 @@ func TestAgainstComposites(t *testing.T) {
 		pl, s := beam.NewPipelineWithRoot()
 		st := &Stats{}
 		a := ExactAgainst(s, beam.CreateList(s, priors), beam.CreateList(s, inBatches(docs, 4)), beam.CreateList(s, unsigned), p)
-		groups := CollapseExact(s, st, a.Kept)
+		groups := CollapseExact(s, st, a.Kept, p)
 		found, err := MatchGroups(s, st, KeyByGroup(s, groups.Reps, p), p)
 		if err != nil {
 			t.Fatal(err)
@@ -98,7 +99,7 @@ func TestAgainstComposites(t *testing.T) {
 		passert.Equals(s, beam.ParDo(s, clusterSummary, r.Clusters),
 			"P0 [N0 N1 N5] seg=seg-1", "P1 [U0] seg=seg-1", "P2 [N2] seg=seg-1", "N3 [N4] seg=")
 		// The pairs among new pages: N1~N5 are one exact-copy group, N3~N4.
-		passert.Equals(s, beam.ParDo(s, foundSummary, found), pairSummary(dedup.NewPairRecord(docs[3].Ref, docs[3].Vec.Len(), docs[4].Ref, docs[4].Vec.Len(), j)))
+		passert.Equals(s, beam.ParDo(s, foundSummary, found), pairSummary(dedup.NewPairRecord(docs[3].Ref, docs[3].Vec.Len(), docs[4].Ref, docs[4].Vec.Len(), j, dedup.Verify(docs[3].Sketch, docs[4].Sketch, docs[3].Site, docs[4].Site, 0))))
 		if err := ptest.Run(pl); err != nil {
 			t.Fatalf("bound %d: %v", bound, err)
 		}

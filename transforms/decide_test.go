@@ -56,7 +56,7 @@ func newDecideCase(t *testing.T, res *dedup.Result, batchSize int) decideCase {
 	var docs []Doc
 	signed := map[string]bool{}
 	for _, d := range res.Docs {
-		docs = append(docs, Doc{Doc: dedup.Doc{Page: pages[d.ID()], Site: d.Site, Vec: d.Vec, Lang: d.Lang}})
+		docs = append(docs, Doc{Doc: dedup.Doc{Page: pages[d.ID()], Site: d.Site, Vec: d.Vec, Sketch: d.Sketch, Lang: d.Lang}})
 		signed[d.ID()] = true
 	}
 	c.batches = inBatches(docs, batchSize)
@@ -73,7 +73,8 @@ func newDecideCase(t *testing.T, res *dedup.Result, batchSize int) decideCase {
 	}
 	for _, q := range res.Pairs {
 		a, b := res.Docs[q.A], res.Docs[q.B]
-		f := Found{Pair: dedup.NewPairRecord(a.Ref, a.Vec.Len(), b.Ref, b.Vec.Len(), q.Jaccard), ABatch: batchOf[a.ID()], BBatch: batchOf[b.ID()]}
+		v := dedup.Verify(a.Sketch, b.Sketch, match.NoSite, match.NoSite, 0) // res.Pairs are the verified candidates
+		f := Found{Pair: dedup.NewPairRecord(a.Ref, a.Vec.Len(), b.Ref, b.Vec.Len(), q.Jaccard, v), ABatch: batchOf[a.ID()], BBatch: batchOf[b.ID()]}
 		if f.Pair.A() != a.Ref {
 			f.ABatch, f.BBatch = f.BBatch, f.ABatch
 		}
@@ -82,7 +83,8 @@ func newDecideCase(t *testing.T, res *dedup.Result, batchSize int) decideCase {
 	for i, d := range res.Docs {
 		if r := res.RepOf[i]; r != i {
 			c.copies = append(c.copies, d.Key()+" "+res.Docs[r].Key())
-			c.copyLines = append(c.copyLines, mustLine(t, dedup.ExactCopy{Member: d.Ref, Rep: res.Docs[r].Ref, Signatures: d.Vec.Len()}.PairRecord()))
+			v := dedup.Verify(d.Sketch, res.Docs[r].Sketch, match.NoSite, match.NoSite, 0)
+			c.copyLines = append(c.copyLines, mustLine(t, dedup.ExactCopy{Member: d.Ref, Rep: res.Docs[r].Ref, Signatures: d.Vec.Len(), Verified: v}.PairRecord()))
 		}
 	}
 	for _, d := range res.Decisions {
@@ -125,7 +127,7 @@ func (c decideCase) check(t *testing.T, p config.Params, more ...string) {
 		mergeLimit = limit
 		pl, s := beam.NewPipelineWithRoot()
 		st := &Stats{}
-		groups := CollapseExact(s, st, beam.CreateList(s, c.batches))
+		groups := CollapseExact(s, st, beam.CreateList(s, c.batches), p)
 		r, err := Decide(s, st, groups, beam.CreateList(s, c.found), beam.CreateList(s, c.unsigned), p)
 		if err != nil {
 			t.Fatal(err)
@@ -224,10 +226,11 @@ func smallResult(t *testing.T, p config.Params) *dedup.Result {
 		ref := res.Pages[d.i].Ref
 		res.Docs = append(res.Docs, dedup.Doc{Page: Page{Ref: ref}, Site: match.SiteOf(ref.Site()), Vec: d.vec, Lang: []string{"en", "de"}[d.i%2]})
 	}
-	res.RepOf, _ = dedup.Collapse(res.Docs)
-	for _, q := range dedup.BruteForcePairs(res.Docs, p.Tau, p.SiteRule()) {
+	res.RepOf, _ = dedup.Collapse(res.Docs, p.VerifyShare)
+	for _, q := range dedup.BruteForcePairs(res.Docs, p.Tau, p.SiteRule(), p.VerifyShare) {
 		if res.RepOf[q.A] == q.A && res.RepOf[q.B] == q.B {
-			res.Pairs = append(res.Pairs, q)
+			res.Pairs, res.Candidates = append(res.Pairs, q), append(res.Candidates, q)
+			res.Verified = append(res.Verified, dedup.Verify(res.Docs[q.A].Sketch, res.Docs[q.B].Sketch, match.NoSite, match.NoSite, 0))
 		}
 	}
 	var err error

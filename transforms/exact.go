@@ -8,9 +8,12 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
+	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/output"
+	"github.com/ndd-beam/ndd-beam/spotsig"
+	"github.com/ndd-beam/ndd-beam/warc"
 )
 
 func init() {
@@ -65,24 +68,30 @@ type Collapsed struct {
 // send the batches of their members what to change (a join on the batch
 // ID). The number of
 // copies is added to st as exact_copies and to the counter exact/copies.
-// The representatives equal dedup.Collapse's.
-func CollapseExact(s beam.Scope, st *Stats, batches beam.PCollection) Collapsed {
+// A document is a copy only when its main text verifies against the
+// representative's at p.VerifyShare (dedup.Verify); one that does not is a
+// group of its own, and the group's site, size and best-ranked page are
+// those of the members that verify. The representatives equal
+// dedup.Collapse's.
+func CollapseExact(s beam.Scope, st *Stats, batches beam.PCollection, p config.Params) Collapsed {
 	s = s.Scope("CollapseExact")
 	keyed, heads := beam.ParDo2(s, &exactShardsFn{Limit: mergeLimit}, batches)
-	marks, copies, members := beam.ParDo3(s, &collapseFn{}, beam.CoGroupByKey(s, keyed, heads))
+	marks, copies, members := beam.ParDo3(s, &collapseFn{Share: p.VerifyShare}, beam.CoGroupByKey(s, keyed, heads))
 	reps := beam.ParDo(s, &applyMarksFn{}, beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, batches), marks))
 	st.Count(s, output.StatExactCopies, copies)
 	return Collapsed{Reps: reps, Copies: copies, Members: members}
 }
 
-// groupHead is what is known of an exact-copy group (exact-copy key Key)
-// as a whole: its dedup.Head (representative and site), its member of
-// smallest rank and its size. mergeGroupHeads combines it.
+// groupHead is what is known of the documents of an exact-copy key Key
+// as a whole: their dedup.Head (representative and site), the
+// representative's main-text sketch, their member of smallest rank and
+// their number. mergeGroupHeads combines it.
 type groupHead struct {
-	Key  string
-	Head dedup.Head
-	Best Page
-	Size int
+	Key    string
+	Head   dedup.Head
+	Sketch spotsig.Sketch
+	Best   Page
+	Size   int
 }
 
 func mergeGroupHeads(a, b groupHead) groupHead {
@@ -90,17 +99,23 @@ func mergeGroupHeads(a, b groupHead) groupHead {
 	if b.Best.Rank < best.Rank {
 		best = b.Best
 	}
-	return groupHead{Key: a.Key, Head: dedup.MergeHeads(a.Head, b.Head), Best: best, Size: a.Size + b.Size}
+	h := groupHead{Key: a.Key, Head: dedup.MergeHeads(a.Head, b.Head), Sketch: a.Sketch, Best: best, Size: a.Size + b.Size}
+	if h.Head.Rep != a.Head.Rep {
+		h.Sketch = b.Sketch
+	}
+	return h
 }
 
 // member is one document of the exact-copy key Key: where it is (batch and
-// index), its page and its vector length.
+// index), its page, site, vector length and main-text sketch.
 type member struct {
 	Key        string
 	Batch      string
 	Doc        int
 	Page       Page
+	Site       match.Site
 	Signatures int
+	Sketch     spotsig.Sketch
 }
 
 // mark tells a batch what collapsing changes for its document Doc: drop it
@@ -131,7 +146,7 @@ func (fn *exactShardsFn) ProcessElement(b Batch, members func(int, []member), he
 	full := false
 	for i, d := range b.Docs {
 		k := dedup.ExactKey(d.Vec)
-		h := groupHead{Key: k, Head: dedup.Head{Rep: d.Ref, Site: d.Site}, Best: d.Page, Size: 1}
+		h := groupHead{Key: k, Head: dedup.Head{Rep: d.Ref, Site: d.Site}, Sketch: d.Sketch, Best: d.Page, Size: 1}
 		full = fn.heads.put(k, headBytes(&h), func(g *groupHead) {
 			if g.Size == 0 {
 				*g = h
@@ -139,7 +154,7 @@ func (fn *exactShardsFn) ProcessElement(b Batch, members func(int, []member), he
 				*g = mergeGroupHeads(*g, h)
 			}
 		}) || full
-		m := member{Key: k, Batch: b.ID, Doc: i, Page: d.Page, Signatures: d.Vec.Len()}
+		m := member{Key: k, Batch: b.ID, Doc: i, Page: d.Page, Site: d.Site, Signatures: d.Vec.Len(), Sketch: d.Sketch}
 		fn.members.add(exactShard(k), m, memberBytes(&m), members)
 	}
 	if full {
@@ -171,18 +186,32 @@ func pageBytes(p *Page) int {
 }
 
 func headBytes(h *groupHead) int {
-	return 40 + len(h.Key) + pageBytes(&h.Best) + pageBytes(&Page{Ref: h.Head.Rep})
+	return 40 + len(h.Key) + pageBytes(&h.Best) + pageBytes(&Page{Ref: h.Head.Rep}) + h.Sketch.Bytes()
 }
 
-func memberBytes(m *member) int { return 16 + len(m.Key) + len(m.Batch) + pageBytes(&m.Page) }
+func memberBytes(m *member) int {
+	return 24 + len(m.Key) + len(m.Batch) + pageBytes(&m.Page) + m.Sketch.Bytes()
+}
 
 // collapseFn sees the heads and the members of one shard's exact-copy keys;
-// for a group of more than one member it marks the representative and the
-// copies in their batches (merged per batch within a bundle), turns every
-// copy into an ExactCopy, and sends the pages but the best-ranked one to
-// Members.
+// for a key of more than one document it verifies each member against the
+// representative (at Share, dedup.Verify), and for a group of more than
+// one verified member it marks the representative and the copies in their
+// batches (merged per batch within a bundle), turns every copy into an
+// ExactCopy, and sends the pages but the best-ranked one to Members. It
+// holds the shard's members of such keys, without their sketches, until
+// all are read: a group's size, site and best page are those of its
+// verified members.
 type collapseFn struct {
+	Share float64
 	merge bundleMerge[string, []mark]
+}
+
+// verified is a member of a key of more than one document and its
+// verification against the key's representative.
+type verified struct {
+	m member
+	v dedup.Verification
 }
 
 func (fn *collapseFn) StartBundle(func(string, []mark), func(ExactCopy), func(string, Page)) {
@@ -201,47 +230,68 @@ func (fn *collapseFn) ProcessElement(ctx context.Context, _ int, members func(*[
 		}
 		hs = nil
 	}
+	byKey := map[string][]verified{}
 	var ms []member
 	for members(&ms) {
 		for _, m := range ms {
-			if err := fn.member(ctx, m, groups, marks, exact, pages); err != nil {
-				return err
+			h, ok := groups[m.Key]
+			if !ok {
+				return fmt.Errorf("collapse: exact-copy key %x has no head", m.Key)
+			}
+			if h.Size < 2 {
+				continue
+			}
+			v := dedup.Verify(m.Sketch, h.Sketch, m.Site, match.SiteOf(h.Head.Rep.Site()), fn.Share)
+			if m.Page.Ref == h.Head.Rep {
+				v = dedup.Verification{ShareA: 1, ShareB: 1, OK: true}
+			}
+			if v.OK {
+				m.Sketch = spotsig.Sketch{}
+				byKey[m.Key] = append(byKey[m.Key], verified{m, v})
 			}
 		}
 		ms = nil
 	}
+	for k, vs := range byKey {
+		fn.group(ctx, groups[k].Head.Rep, vs, marks, exact, pages)
+	}
 	return nil
 }
 
-// member marks one member of a group and turns it into an ExactCopy if it
-// is not the representative.
-func (fn *collapseFn) member(ctx context.Context, m member, groups map[string]groupHead, marks func(string, []mark), exact func(ExactCopy), pages func(string, Page)) error {
-	h, ok := groups[m.Key]
-	if !ok {
-		return fmt.Errorf("collapse: exact-copy key %x has no head", m.Key)
+// group marks the verified members vs of the group represented by rep:
+// the representative gets the group's site, size and best-ranked page, the
+// others become ExactCopies.
+func (fn *collapseFn) group(ctx context.Context, rep warc.Ref, vs []verified, marks func(string, []mark), exact func(ExactCopy), pages func(string, Page)) {
+	if len(vs) < 2 {
+		return
 	}
-	if h.Size < 2 {
-		return nil
-	}
-	rep := h.Head.Rep
-	var mk mark
-	if m.Page.Ref == rep {
-		mk = mark{Doc: m.Doc, Site: h.Head.Site, Group: dedup.Group{Size: h.Size}}
-		if h.Best.Ref != rep {
-			best := h.Best
-			mk.Group.Best = &best
+	best, site := vs[0].m.Page, vs[0].m.Site
+	for _, x := range vs[1:] {
+		if x.m.Page.Rank < best.Rank {
+			best = x.m.Page
 		}
-	} else {
-		mk = mark{Doc: m.Doc, Drop: true}
-		exactCopies.Inc(ctx, 1)
-		progress.pairs.Add(1) // a line of pairs
-		exact(ExactCopy{Member: m.Page.Ref, Rep: rep, Signatures: m.Signatures})
+		site = match.MergeSites(site, x.m.Site)
 	}
-	if m.Page.Ref != h.Best.Ref {
-		pages(rep.ID(), m.Page)
+	for _, x := range vs {
+		m := x.m
+		var mk mark
+		if m.Page.Ref == rep {
+			mk = mark{Doc: m.Doc, Site: site, Group: dedup.Group{Size: len(vs)}}
+			if best.Ref != rep {
+				b := best
+				mk.Group.Best = &b
+			}
+		} else {
+			mk = mark{Doc: m.Doc, Drop: true}
+			exactCopies.Inc(ctx, 1)
+			progress.pairs.Add(1) // a line of pairs
+			exact(ExactCopy{Member: m.Page.Ref, Rep: rep, Signatures: m.Signatures, Verified: x.v})
+		}
+		if m.Page.Ref != best.Ref {
+			pages(rep.ID(), m.Page)
+		}
+		fn.merge.add(m.Batch, 64, func(ms *[]mark) { *ms = append(*ms, mk) }, marks)
 	}
-	fn.merge.add(m.Batch, 64, func(ms *[]mark) { *ms = append(*ms, mk) }, marks)
-	return nil
 }
 
 func (fn *collapseFn) FinishBundle(marks func(string, []mark), _ func(ExactCopy), _ func(string, Page)) {

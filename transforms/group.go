@@ -44,11 +44,14 @@ func init() {
 	register.Emitter1[Found]()
 	register.Emitter1[PairRecord]()
 	register.Function1x1[Found, PairRecord](foundRecord)
+	register.Function2x0[Found, func(Found)](nearDuplicate)
 }
 
-// Found is a near-duplicate pair as MatchGroups finds it: the line of the
-// pairs output (two exact-copy representatives, in canonical order) and the
-// Batches they travel in (Decide tells them whether they have a pair).
+// Found is a candidate pair as MatchGroups finds it: the line of the pairs
+// output (two exact-copy representatives, in canonical order, with their
+// verification: only a NearDuplicate pair makes decisions, NearDuplicates)
+// and the Batches they travel in (Decide tells them whether they have a
+// pair).
 type Found struct {
 	Pair           PairRecord
 	ABatch, BBatch string
@@ -57,9 +60,11 @@ type Found struct {
 // foundRecord is a found pair's line of the pairs output.
 func foundRecord(f Found) PairRecord { return f.Pair }
 
-// newFound is the found pair of documents x and y at Jaccard j.
-func newFound(x, y PartDoc, j float64) Found {
-	f := Found{Pair: dedup.NewPairRecord(x.Ref, x.Vec.Len(), y.Ref, y.Vec.Len(), j), ABatch: x.Batch, BBatch: y.Batch}
+// newFound is the found pair of documents x and y at Jaccard j, verified
+// at share (dedup.Verify).
+func newFound(x, y PartDoc, j, share float64) Found {
+	v := dedup.Verify(x.Sketch, y.Sketch, x.Site, y.Site, share)
+	f := Found{Pair: dedup.NewPairRecord(x.Ref, x.Vec.Len(), y.Ref, y.Vec.Len(), j, v), ABatch: x.Batch, BBatch: y.Batch}
 	if f.Pair.A() != x.Ref {
 		f.ABatch, f.BBatch = y.Batch, x.Batch
 	}
@@ -69,6 +74,19 @@ func newFound(x, y PartDoc, j float64) Found {
 // FoundRecords returns the lines of the pairs output of found pairs.
 func FoundRecords(s beam.Scope, found beam.PCollection) beam.PCollection {
 	return beam.ParDo(s.Scope("FoundRecords"), foundRecord, found)
+}
+
+// nearDuplicate passes a found pair that verification accepted.
+func nearDuplicate(f Found, emit func(Found)) {
+	if f.Pair.NearDuplicate {
+		emit(f)
+	}
+}
+
+// NearDuplicates returns the found pairs that are near-duplicates (their
+// verification accepted them): what Decide reads.
+func NearDuplicates(s beam.Scope, found beam.PCollection) beam.PCollection {
+	return beam.ParDo(s.Scope("NearDuplicates"), nearDuplicate, found)
 }
 
 // partBuilder gathers documents per key into Parts of at most
@@ -89,7 +107,7 @@ func (pb *partBuilder[K]) add(k K, d PartDoc, emit func(K, Part)) {
 		pb.parts[k] = b
 	}
 	b.Docs = append(b.Docs, d)
-	pb.bytes[k] += 48 + len(d.RecordID) + len(d.URI) + len(d.File) + len(d.Batch) + 10*len(d.Vec.Hashes)
+	pb.bytes[k] += 48 + len(d.RecordID) + len(d.URI) + len(d.File) + len(d.Batch) + 10*len(d.Vec.Hashes) + d.Sketch.Bytes()
 	if len(b.Docs) >= maxBatchDocs || pb.bytes[k] >= maxBatchBytes {
 		emit(k, *b)
 		delete(pb.parts, k)
@@ -216,7 +234,7 @@ func (fn *matchGroupsFn) ProcessElement(ctx context.Context, key uint64, parts f
 	if g.home == 0 {
 		return nil
 	}
-	sink := g.sink(ctx, fmt.Sprintf("group %d", key), fn.Params.SiteRule(), emit)
+	sink := g.sink(ctx, fmt.Sprintf("group %d", key), fn.Params, emit)
 	vecs := g.vectors()
 	sink.add(fn.grouping.MatchGroup(vecs[:g.home], vecs[g.home:]))
 	sameSite(sink.removed)
@@ -270,19 +288,20 @@ func (g groupDocs) vectors() []spotsig.Vector {
 }
 
 // sink returns the pairSink that emits the pairs of g's matcher.
-func (g groupDocs) sink(ctx context.Context, what string, rule match.SiteRule, emit func(Found)) *pairSink {
-	return &pairSink{ctx: ctx, what: what, docs: g.all, rule: rule, emit: emit}
+func (g groupDocs) sink(ctx context.Context, what string, p config.Params, emit func(Found)) *pairSink {
+	return &pairSink{ctx: ctx, what: what, docs: g.all, rule: p.SiteRule(), share: p.VerifyShare, emit: emit}
 }
 
 // pairSink checks each pair the matcher returns (indices into docs),
 // applies the same-site rule (config.Params.SiteRule) and emits the pairs
-// it keeps as Found; it counts the pairs kept and removed and keeps the
-// first error.
+// it keeps as Found, verified at share; it counts the pairs kept and
+// removed and keeps the first error.
 type pairSink struct {
 	ctx            context.Context
 	what           string
 	docs           []*PartDoc
 	rule           match.SiteRule
+	share          float64
 	emit           func(Found)
 	pairs, removed int
 	err            error
@@ -304,7 +323,7 @@ func (s *pairSink) add(ps []match.Pair) {
 		matchPairs.Inc(s.ctx, 1)
 		progress.pairs.Add(1)
 		s.pairs++
-		s.emit(newFound(*a, *b, p.Jaccard))
+		s.emit(newFound(*a, *b, p.Jaccard, s.share))
 	}
 }
 
@@ -490,7 +509,7 @@ func (fn *matchTasksFn) ProcessElement(ctx context.Context, key string, parts fu
 	if g.home == 0 {
 		return nil
 	}
-	sink := g.sink(ctx, "task "+key, fn.Params.SiteRule(), emit)
+	sink := g.sink(ctx, "task "+key, fn.Params, emit)
 	vecs := g.vectors()
 	if taskKind(key) == taskCross {
 		fn.grouping.MatchCrossEach(vecs[:g.home], vecs[g.home:], sink.add)

@@ -79,11 +79,12 @@ func WriteIndex(s beam.Scope, seg IndexSegment, c Collapsed, unsigned beam.PColl
 
 // bestEntries emits, for each representative of a batch, its group's best
 // page (the only one of the group that can be kept) with the group's
-// vector and the representative's language.
+// vector and the representative's language and main-text sketch (the
+// group's members verified against it).
 func bestEntries(b Batch, emit func(string, dedup.Prior)) {
 	for _, d := range b.Docs {
 		best := d.BestPage()
-		emit(best.ID(), dedup.Prior{Page: best, Lang: d.Lang, Vec: d.Vec})
+		emit(best.ID(), dedup.Prior{Page: best, Lang: d.Lang, Vec: d.Vec, Sketch: d.Sketch})
 	}
 }
 

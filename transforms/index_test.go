@@ -42,7 +42,7 @@ func TestWriteIndexReadIndex(t *testing.T) {
 
 		pl, s := beam.NewPipelineWithRoot()
 		st := &Stats{}
-		groups := CollapseExact(s, st, beam.CreateList(s, c.batches))
+		groups := CollapseExact(s, st, beam.CreateList(s, c.batches), p)
 		unsigned := beam.CreateList(s, c.unsigned)
 		r, err := Decide(s, st, groups, beam.CreateList(s, c.found), unsigned, p)
 		if err != nil {

@@ -61,7 +61,7 @@ const (
 
 // docCoderVersion is the first byte of every encoded Doc and Batch, so a
 // worker of another build fails loudly instead of misreading the bytes.
-const docCoderVersion = 7
+const docCoderVersion = 8
 
 // EncodeDoc is Doc's Beam coder: a version byte, then the document
 // (appendDoc).
@@ -76,8 +76,9 @@ func EncodeDoc(d Doc) []byte {
 // deltas from the previous hash (the first from 0), and the n frequencies
 // as uvarints), then the number of blocks as a uvarint and per block its
 // hash (8 bytes, little-endian), Main as one byte, Prev and Next (8 bytes
-// each), Lang as uvarint length + bytes and its vector, and last the
-// document's Lang as uvarint length + bytes. A vector of n
+// each), Lang as uvarint length + bytes and its vector, then the main-text
+// sketch (appendSketch), and last the document's Lang as uvarint length +
+// bytes. A vector of n
 // signatures thus costs at most 10n + 5n bytes, in practice about 10 (8–9
 // for a random 64-bit hash delta, 1 for the frequency).
 func appendDoc(buf []byte, d Doc) []byte {
@@ -100,7 +101,41 @@ func appendDoc(buf []byte, d Doc) []byte {
 		buf = appendString(buf, b.Lang)
 		buf = appendVector(buf, b.Vec)
 	}
+	buf = appendSketch(buf, d.Sketch)
 	return appendString(buf, d.Lang)
+}
+
+// appendSketch appends a main-text sketch: Words as a uvarint, the number
+// of hashes n as a uvarint and the n hashes, 4 bytes little-endian each.
+func appendSketch(buf []byte, s spotsig.Sketch) []byte {
+	buf = binary.AppendUvarint(buf, uint64(s.Words))
+	buf = binary.AppendUvarint(buf, uint64(len(s.Min)))
+	for _, h := range s.Min {
+		buf = binary.LittleEndian.AppendUint32(buf, h)
+	}
+	return buf
+}
+
+// sketch reads a sketch written by appendSketch.
+func (r *decoder) sketch() spotsig.Sketch {
+	var s spotsig.Sketch
+	w := r.uvarint()
+	n := r.uvarint()
+	if r.err == nil && (w > 1<<32-1 || n > uint64(spotsig.SketchSize) || n > w || n > uint64(len(r.b))/4) {
+		r.err = errShortDoc
+	}
+	if r.err != nil {
+		return s
+	}
+	s.Words = uint32(w)
+	if n > 0 {
+		s.Min = make([]uint32, n)
+		for i := range s.Min {
+			s.Min[i] = binary.LittleEndian.Uint32(r.b)
+			r.b = r.b[4:]
+		}
+	}
+	return s
 }
 
 // appendPage appends a page: RecordID, URI, File as uvarint length +
@@ -180,15 +215,16 @@ func DecodeBatch(b []byte) (Batch, error) {
 // behind.
 type PartDoc struct {
 	warc.Ref
-	Site  match.Site
-	Vec   spotsig.Vector
-	Batch string
-	Guest bool
+	Site   match.Site
+	Vec    spotsig.Vector
+	Sketch spotsig.Sketch
+	Batch  string
+	Guest  bool
 }
 
 // partDoc is d as matching needs it.
 func partDoc(d Doc) PartDoc {
-	return PartDoc{Ref: d.Ref, Site: d.Site, Vec: d.Vec, Batch: d.Batch, Guest: d.Guest}
+	return PartDoc{Ref: d.Ref, Site: d.Site, Vec: d.Vec, Sketch: d.Sketch, Batch: d.Batch, Guest: d.Guest}
 }
 
 // Part is a group's or a task's share of documents (KeyByGroup), at most
@@ -200,8 +236,8 @@ type Part struct {
 // EncodePart is Part's Beam coder: a version byte, the number of documents
 // as a uvarint, and per document its RecordID, URI and File (uvarint length
 // + bytes), Offset and Inner (zig-zag varints), Site (8 bytes
-// little-endian), the vector (as in appendDoc), Batch (uvarint length +
-// bytes) and Guest (one byte).
+// little-endian), the vector and the sketch (as in appendDoc), Batch
+// (uvarint length + bytes) and Guest (one byte).
 func EncodePart(p Part) []byte {
 	buf := append(make([]byte, 0, 1024), docCoderVersion)
 	buf = binary.AppendUvarint(buf, uint64(len(p.Docs)))
@@ -213,6 +249,7 @@ func EncodePart(p Part) []byte {
 		buf = binary.AppendVarint(buf, d.Inner)
 		buf = binary.LittleEndian.AppendUint64(buf, uint64(d.Site))
 		buf = appendVector(buf, d.Vec)
+		buf = appendSketch(buf, d.Sketch)
 		buf = appendString(buf, d.Batch)
 		buf = appendBool(buf, d.Guest)
 	}
@@ -228,7 +265,7 @@ func DecodePart(b []byte) (Part, error) {
 	}
 	r := decoder{b: b[1:]}
 	n := r.uvarint()
-	if r.err == nil && n > uint64(len(r.b))/14 { // every document needs >= 14 bytes
+	if r.err == nil && n > uint64(len(r.b))/16 { // every document needs >= 16 bytes
 		r.err = errShortDoc
 	}
 	if r.err == nil && n > 0 {
@@ -239,6 +276,7 @@ func DecodePart(b []byte) (Part, error) {
 			d.Offset, d.Inner = r.varint(), r.varint()
 			d.Site = match.Site(r.uint64())
 			d.Vec = r.vector()
+			d.Sketch = r.sketch()
 			d.Batch = r.string()
 			d.Guest = r.bool()
 			if r.err != nil {
@@ -323,6 +361,7 @@ func (r *decoder) doc() Doc {
 			}
 		}
 	}
+	d.Sketch = r.sketch()
 	d.Lang = r.string()
 	return d
 }

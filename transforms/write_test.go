@@ -47,7 +47,7 @@ func TestWriteOutputs(t *testing.T) {
 		pl, s := beam.NewPipelineWithRoot()
 		out := &Outputs{Dir: dir, Shards: 1, RunID: output.NewRunID(), Gzip: gz}
 		st := &Stats{}
-		groups := CollapseExact(s, st, beam.CreateList(s, c.batches))
+		groups := CollapseExact(s, st, beam.CreateList(s, c.batches), p)
 		r, err := Decide(s, st, groups, beam.CreateList(s, c.found), beam.CreateList(s, c.unsigned), p)
 		if err != nil {
 			t.Fatal(err)

@@ -27,7 +27,7 @@ func writeOutput(t *testing.T, pairs, decisions, clusters string) string {
 }
 
 const (
-	okPairs     = `{"a_record_id":"a","a_uri":"http://x.example/a","b_record_id":"b","b_uri":"http://y.example/b","jaccard":0.5,"a_file":"f","a_offset":0,"a_inner_offset":0,"b_file":"f","b_offset":1,"b_inner_offset":0}` + "\n"
+	okPairs     = `{"a_record_id":"a","a_uri":"http://x.example/a","b_record_id":"b","b_uri":"http://y.example/b","jaccard":0.5,"a_file":"f","a_offset":0,"a_inner_offset":0,"b_file":"f","b_offset":1,"b_inner_offset":0,"a_share":0.9,"b_share":0.85,"near_duplicate":true}` + "\n"
 	okDecisions = `{"file":"f","offset":0,"inner_offset":0,"record_id":"a","uri":"http://x.example/a","keep":true,"method":"spotsigs"}
 {"file":"f","offset":1,"inner_offset":0,"record_id":"b","uri":"http://y.example/b","keep":false,"kept_by":"a","kept_by_uri":"http://x.example/a","kept_by_file":"f","kept_by_offset":0,"kept_by_inner_offset":0,"jaccard":0.5,"method":"spotsigs"}
 {"file":"f","offset":2,"inner_offset":0,"record_id":"c","uri":"http://y.example/c","keep":true,"method":"spotsigs"}
@@ -47,6 +47,12 @@ func TestRunEvalCheck(t *testing.T) {
 	out.Reset()
 	if code := runEvalCheck([]string{bad}, &out, &errb); code != 1 || !strings.Contains(out.String(), "joins two kept pages") {
 		t.Errorf("bad output: exit %d, %s", code, out.String())
+	}
+	// Dropped for a candidate that verification rejected: not a pair.
+	bad = writeOutput(t, strings.Replace(okPairs, `"near_duplicate":true`, `"near_duplicate":false`, 1), okDecisions, okClusters)
+	out.Reset()
+	if code := runEvalCheck([]string{bad}, &out, &errb); code != 1 || !strings.Contains(out.String(), "not a pair") {
+		t.Errorf("dropped for a rejected candidate: exit %d, %s", code, out.String())
 	}
 	// Dropped at a Jaccard the pairs do not have.
 	bad = writeOutput(t, okPairs, strings.Replace(okDecisions, `"jaccard":0.5,"method"`, `"jaccard":0.7,"method"`, 1), okClusters)
