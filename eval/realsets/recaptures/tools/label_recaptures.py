@@ -15,8 +15,8 @@ CL=[
   "the same 2017-01-04 capture of matkelly.com/frogsLeft ('About 25 frogs left until the JCDL 2017 full paper deadline.') in two test files"),
  ([('node-warc__parseMe.warc',4687),('node-warc__parseMe.warc.gz',1956)],
   "the same 2017-07-16 capture of stringjs.com (same record ID) in the plain and the gzipped copy of one file; identical text"),
- ([('pywb__example-extra.warc',0),('webrecorder__example.com.gz.warc',824),('mcp-server-webcrawl__example.warc.gz',818)],
-  "example.com captured by three crawls in 2014, 2018 and 2025: 2014 and 2018 identical; the 2025 page rewords two phrases ('is for use in', 'in literature'), 89%/83% of words shared in order (natural edit)"),
+ ([('pywb__example-extra.warc',0),('webrecorder__example.com.gz.warc',824),('mcp-server-webcrawl__example.warc.gz',818),('py-wacz__example-iana.warc',279)],
+  "example.com captured by four crawls in 2014, 2018, 2021 and 2025: 2014 and 2018 identical, 2021 and 2025 identical; the newer wording rewords two phrases ('is for use in', 'in literature'), 89%/83% of words shared in order (natural edit)"),
  ([('wabac.js-fd13451__embed-test.warc',0),('wabac.js-ab4c886__embed-test.warc',3316)],
   "the archival-embed page of one tweet (webrecorder_io status 1192184193347796992) captured 2019-11-24 and 2019-11-27; identical tweet text"),
  ([('wabac.js-fd13451__embed-test.warc',31739),('wabac.js-ab4c886__embed-test.warc',35084)],
@@ -54,8 +54,8 @@ for o in out:
             else: r='wget_arguments.txt vs wget.log: different metadata records'
         elif ka=='twitter' and kb=='twitter':
             r='different Twitter helper pages without main content (iframe / log helper / video player); visible text (title) differs, only the empty body is shared'
-        elif 'example.com' in ua and 'example.com' in ub:
-            r='?'
+        elif 'iana.org' in ua and 'iana.org' in ub:
+            r='different iana.org pages (%s vs %s) on one site template; shared text is navigation and footer'%(ua.split('iana.org')[1] or '/',ub.split('iana.org')[1] or '/')
         else: r='different pages'
     jac=o['jac']
     if jac is None and any(s.startswith('drop-def') for s in o['src']): jac=1
