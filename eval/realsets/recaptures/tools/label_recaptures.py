@@ -3,7 +3,9 @@ import pickle, os, itertools, re
 from collections import Counter
 pages,out=pickle.load(open('/tmp/label-recaptures/cands.pkl','rb'))
 OUT='/work/wt-label-recaptures/eval/realsets/recaptures'
-idx={(os.path.basename(k[0]),k[1]):k for k in pages}
+idx={(os.path.basename(k[0]),k[1],k[2]):k for k in pages}
+for k in list(idx): idx.setdefault(k[:2],idx[k])  # (file, offset) names the page when inner_offset is 0
+idx={k:v for k,v in idx.items() if len(k)==3 or v[2]==0}
 CL=[
  ([('ipwb__baconIpsum.warc.gz',879),('ipwb__baconIpsum_chunked.warc',1171),('ipwb__baconIpsum_chunked_httpTrailors.warc',1171)],
   "one wget capture of baconIpsum.html (2017-03-02 03:03:29) stored three ways (gzip, chunked with a chunk extension, chunked with an HTTP trailer); identical text"),
@@ -15,8 +17,11 @@ CL=[
   "the same 2017-01-04 capture of matkelly.com/frogsLeft ('About 25 frogs left until the JCDL 2017 full paper deadline.') in two test files"),
  ([('node-warc__parseMe.warc',4687),('node-warc__parseMe.warc.gz',1956)],
   "the same 2017-07-16 capture of stringjs.com (same record ID) in the plain and the gzipped copy of one file; identical text"),
- ([('pywb__example-extra.warc',0),('webrecorder__example.com.gz.warc',824),('mcp-server-webcrawl__example.warc.gz',818),('py-wacz__example-iana.warc',279)],
-  "example.com captured by four crawls in 2014, 2018, 2021 and 2025: 2014 and 2018 identical, 2021 and 2025 identical; the newer wording rewords two phrases ('is for use in', 'in literature'), 89%/83% of words shared in order (natural edit)"),
+ ([('pywb__example-extra.warc',0),('webrecorder__example.com.gz.warc',824),('mcp-server-webcrawl__example.warc.gz',818),('py-wacz__example-iana.warc',279),
+   ('scoop-c560927__example.com.warc.gz',0,1195),('scoop-c560927__example.com.warc.gz',0,35445),('scoop__example-https.warc',1289),('scoop__example-https.warc',35535),('scoop-eaaf7ad__example.com.warc.gz',0,1269)],
+  "example.com captured by seven crawls (2014, 2018, 2021, three Scoop browser captures of 2023, 2025), with the browser-rendered DOM snapshot beside two of the Scoop captures: 2014 and 2018 identical, 2021-2025 identical; the newer wording rewords two phrases ('is for use in', 'in literature'), 89%/83% of words shared in order (natural edit)"),
+ ([('scoop-c560927__example.com.warc.gz',0,83385),('scoop__example-https.warc',83477)],
+  "Scoop provenance summaries of two captures of example.com (2023-01-06 http, 2023-01-27 https): same report text, only the URL scheme and one tmpFolderPath line differ (97%/99.6% of words shared in order)"),
  ([('wabac.js-fd13451__embed-test.warc',0),('wabac.js-ab4c886__embed-test.warc',3316)],
   "the archival-embed page of one tweet (webrecorder_io status 1192184193347796992) captured 2019-11-24 and 2019-11-27; identical tweet text"),
  ([('wabac.js-fd13451__embed-test.warc',31739),('wabac.js-ab4c886__embed-test.warc',35084)],
@@ -28,7 +33,7 @@ CL=[
 ]
 cid={}; note={}
 order=sorted(pages,key=lambda k:(os.path.basename(k[0]),k[1],k[2]))
-firsts=sorted(range(len(CL)),key=lambda i:min(CL[i][0]))
+firsts=sorted(range(len(CL)),key=lambda i:min(idx[m] and (os.path.basename(idx[m][0]),idx[m][1],idx[m][2]) for m in CL[i][0]))
 gname={g:'r%04d'%(j+1) for j,g in enumerate(firsts)}
 grp={}
 for i,(ms,n) in enumerate(CL):
@@ -54,6 +59,8 @@ for o in out:
             else: r='wget_arguments.txt vs wget.log: different metadata records'
         elif ka=='twitter' and kb=='twitter':
             r='different Twitter helper pages without main content (iframe / log helper / video player); visible text (title) differs, only the empty body is shared'
+        elif 'provenance-summary' in ua+ub:
+            r='Scoop provenance summary (a capture report) vs the captured page / its DOM snapshot: different documents'
         elif 'iana.org' in ua and 'iana.org' in ub:
             r='different iana.org pages (%s vs %s) on one site template; shared text is navigation and footer'%(ua.split('iana.org')[1] or '/',ub.split('iana.org')[1] or '/')
         else: r='different pages'
