@@ -15,6 +15,9 @@ type Reject struct {
 	warc.Ref
 	Reason string `json:"reason"`
 	Detail string `json:"detail"`
+	// Quirks are the reader's repairs of the record (warc.Record.Quirks),
+	// for the read stage's counts; not written.
+	Quirks []string `json:"-"`
 }
 
 // PairRecord is one near-duplicate pair as written to pairs-*.jsonl: the two

@@ -40,3 +40,16 @@ var Reasons = []string{
 	SkipURITooLong, SkipRecordIDTooLong,
 	SkipUnreadable, SkipTruncated,
 }
+
+// Quirks: the stable names of Record.Quirks, departures from the
+// specifications that the reader repairs and counts instead of rejecting
+// the record.
+const (
+	// QuirkHTTPProtocolTwice: an HTTP status line that names its protocol
+	// twice, "HTTP/1.1 HTTP/1.1 200 OK" (RFC 9112 §4 allows one). The
+	// status after the second is read.
+	QuirkHTTPProtocolTwice = "http-protocol-twice"
+)
+
+// Quirks lists every quirk name, for counters and documentation.
+var Quirks = []string{QuirkHTTPProtocolTwice}

@@ -1,0 +1,132 @@
+package warc
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Damaged files derived from real records: each test takes records of a
+// real plain WARC file byte for byte and changes only what the damage
+// needs, so the rest of each record is what a crawler wrote.
+
+// plainReal is a real uncompressed WARC file (Common Crawl, 2014): a
+// warcinfo record, then request, response and metadata records of 4 pages.
+const plainReal = "npm-warc-1.0.1__CC-MAIN-20140820021334-00006-ip-10-180-136-8.ec2.internal.warc"
+
+// rawRecord is one record of a plain WARC file as written: its header
+// lines (version line first, no Content-Length) and its block.
+type rawRecord struct {
+	header []string
+	block  []byte
+}
+
+// realRecords splits a real plain WARC file into its records, at the
+// offsets the reader reports (checked against the bytes by TestRealFiles).
+func realRecords(t *testing.T, name string) ([]rawRecord, []Record) {
+	t.Helper()
+	data := realFile(t, name)
+	recs := readAll(t, data, Options{})
+	var out []rawRecord
+	for i, r := range recs {
+		end := int64(len(data))
+		if i+1 < len(recs) {
+			end = recs[i+1].Offset
+		}
+		raw := data[r.Offset:end]
+		head, block, ok := bytes.Cut(raw, []byte("\r\n\r\n"))
+		if !ok {
+			t.Fatalf("record %d: no end of header", i)
+		}
+		var rr rawRecord
+		for _, l := range strings.Split(string(head), "\r\n") {
+			if !strings.HasPrefix(l, "Content-Length:") {
+				rr.header = append(rr.header, l)
+			}
+		}
+		rr.block = bytes.TrimSuffix(block, []byte("\r\n\r\n"))
+		out = append(out, rr)
+	}
+	return out, recs
+}
+
+// bytes returns the record with Content-Length set to the block's length,
+// or to length when it is not negative.
+func (r rawRecord) bytes(length int64) []byte {
+	if length < 0 {
+		length = int64(len(r.block))
+	}
+	var b bytes.Buffer
+	for _, l := range r.header {
+		b.WriteString(l + "\r\n")
+	}
+	fmt.Fprintf(&b, "Content-Length: %d\r\n\r\n", length)
+	b.Write(r.block)
+	b.WriteString("\r\n\r\n")
+	return b.Bytes()
+}
+
+// with returns a copy of r with header field name set to value.
+func (r rawRecord) with(name, value string) rawRecord {
+	c := rawRecord{block: r.block}
+	for _, l := range r.header {
+		if strings.HasPrefix(l, name+":") {
+			l = name + ": " + value
+		}
+		c.header = append(c.header, l)
+	}
+	return c
+}
+
+// firstPage returns the index of the first HTML 200 response of recs.
+func firstPage(t *testing.T, recs []Record) int {
+	t.Helper()
+	for i, r := range recs {
+		if r.Type == "response" && r.Skip == "" {
+			return i
+		}
+	}
+	t.Fatal("no page")
+	return -1
+}
+
+// A status line that names its protocol twice ("HTTP/1.1 HTTP/1.1 200 OK",
+// every response of at least one public archive) is read with the status
+// it carries, and the quirk is named on the record. warcio reads such a
+// line without error but takes "HTTP/1.1" for the status code; jwarc and
+// gowarc (net/http) reject it.
+func TestStatusLineProtocolTwice(t *testing.T) {
+	raws, recs := realRecords(t, plainReal)
+	i := firstPage(t, recs)
+	var file bytes.Buffer
+	for _, line := range []string{"HTTP/1.1 HTTP/1.1 200 OK", "HTTP/1.1  HTTP/1.0 404 Not Found"} {
+		r := raws[i]
+		head, rest, _ := bytes.Cut(r.block, []byte("\r\n"))
+		if string(head) != "HTTP/1.1 200 OK" {
+			t.Fatalf("status line %q", head)
+		}
+		r.block = slices.Concat([]byte(line+"\r\n"), rest)
+		file.Write(r.bytes(-1))
+	}
+	got := readAll(t, file.Bytes(), Options{})
+	if len(got) != 2 {
+		t.Fatalf("%d records, want 2", len(got))
+	}
+	for _, g := range got {
+		if !slices.Equal(g.Quirks, []string{QuirkHTTPProtocolTwice}) {
+			t.Errorf("record at %d: quirks %q, want [%s]", g.Offset, g.Quirks, QuirkHTTPProtocolTwice)
+		}
+	}
+	want := recs[i]
+	if g := got[0]; g.Skip != "" || g.HTTPStatus != 200 || !bytes.Equal(g.Payload, want.Payload) || g.TargetURI != want.TargetURI {
+		t.Errorf("200 record = %+v, want the real page (%d payload bytes)", brief(g), len(want.Payload))
+	}
+	if g := got[1]; g.Skip != SkipHTTPStatus || g.HTTPStatus != 404 {
+		t.Errorf("404 record = %+v, want skip %q with status 404", brief(g), SkipHTTPStatus)
+	}
+	if want.Quirks != nil {
+		t.Errorf("the real record has quirks %q", want.Quirks)
+	}
+}
