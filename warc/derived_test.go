@@ -2,10 +2,12 @@ package warc
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // Damaged files derived from real records: each test takes records of a
@@ -128,5 +130,68 @@ func TestStatusLineProtocolTwice(t *testing.T) {
 	}
 	if want.Quirks != nil {
 		t.Errorf("the real record has quirks %q", want.Quirks)
+	}
+}
+
+// Bytes of a WARC-Target-URI or WARC-Record-ID that are not UTF-8 are
+// percent-encoded: two URIs that differ only in such a byte stay two
+// URIs, and JSON (which would make each bad byte U+FFFD) keeps them apart.
+// Valid non-ASCII UTF-8 is kept as is.
+func TestInvalidUTF8InURIIsPercentEncoded(t *testing.T) {
+	raws, recs := realRecords(t, plainReal)
+	i := firstPage(t, recs)
+	base := recs[i].TargetURI
+	var file bytes.Buffer
+	for _, c := range []struct{ uri, id string }{
+		{base + "/\xff", "<urn:uuid:x-\xff>"},
+		{base + "/\xfe", "<urn:uuid:x-\xfe>"},
+		{base + "/caf\xc3\xa9\xe9", "<urn:uuid:x-ok>"}, // "café" in UTF-8, then Latin-1 "é"
+	} {
+		file.Write(raws[i].with("WARC-Target-URI", c.uri).with("WARC-Record-ID", c.id).bytes(-1))
+	}
+	got := readAll(t, file.Bytes(), Options{})
+	want := []struct{ uri, id string }{
+		{base + "/%FF", "urn:uuid:x-%FF"},
+		{base + "/%FE", "urn:uuid:x-%FE"},
+		{base + "/café%E9", "urn:uuid:x-ok"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d records, want %d", len(got), len(want))
+	}
+	seen := map[string]bool{}
+	for k, g := range got {
+		if g.TargetURI != want[k].uri || g.RecordID != want[k].id || g.Skip != "" {
+			t.Errorf("record %d: uri %q id %q skip %q, want %q %q", k, g.TargetURI, g.RecordID, g.Skip, want[k].uri, want[k].id)
+		}
+		j, err := json.Marshal(g.Ref())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Ref
+		if err := json.Unmarshal(j, &back); err != nil || back.URI != g.TargetURI || !utf8.ValidString(back.URI) {
+			t.Errorf("record %d: URI %q through JSON is %q", k, g.TargetURI, back.URI)
+		}
+		if seen[back.URI] {
+			t.Errorf("record %d: URI %q twice", k, back.URI)
+		}
+		seen[back.URI] = true
+	}
+}
+
+func TestEscapeInvalidUTF8(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                         "",
+		"http://a/b?c=%20":         "http://a/b?c=%20",
+		"http://a/é":               "http://a/é",
+		"http://a/\xff":            "http://a/%FF",
+		"http://a/\xc3":            "http://a/%C3", // a sequence cut short
+		"\xe2\x82\xac\xe2\x82":     "€%E2%82",
+		"\xed\xa0\x80":             "%ED%A0%80", // a surrogate is not UTF-8
+		"\x00\x7f ok":              "\x00\x7f ok",
+		"http://a/\xff\xfe%41\x80": "http://a/%FF%FE%41%80",
+	} {
+		if got := EscapeInvalidUTF8(in); got != want {
+			t.Errorf("EscapeInvalidUTF8(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

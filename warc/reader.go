@@ -249,6 +249,7 @@ func (rd *fileReader) readRecord(member, start int64) {
 	if strings.EqualFold(rec.Date, "null") {
 		rec.Date = ""
 	}
+	capSkip, capDetail := rd.capFields(&rec)
 	cl, err := strconv.ParseInt(strings.TrimSpace(wf.Get(gowarc.ContentLength)), 10, 64)
 	if err != nil || cl < 0 {
 		rec.Skip, rec.Detail = SkipUnreadable, fmt.Sprintf("Content-Length %q is not a byte count", wf.Get(gowarc.ContentLength))
@@ -257,8 +258,9 @@ func (rd *fileReader) readRecord(member, start int64) {
 		return
 	}
 	b := &blockReader{s: s, n: cl}
-	if rd.capFields(&rec) {
+	if capSkip != "" {
 		// Not a document whatever its type: its block is discarded unread.
+		rec.Skip, rec.Detail = capSkip, capDetail
 	} else {
 		rd.classify(&rec, b, wf.Get(gowarc.ContentType))
 	}
@@ -278,10 +280,11 @@ func (rd *fileReader) readRecord(member, start int64) {
 }
 
 // capFields cuts a TargetURI or RecordID longer than its cap
-// (Options.MaxURIBytes, MaxRecordIDBytes) to the cap, sets the skip reason
-// of the first one cut and reports whether one was.
-func (rd *fileReader) capFields(rec *Record) bool {
-	var skip, detail string
+// (Options.MaxURIBytes, MaxRecordIDBytes) to the cap, then makes both
+// valid UTF-8 (EscapeInvalidUTF8: a cut field may grow up to 3 times the
+// cap by it). It returns the skip reason of the first field cut and its
+// detail, "" when none was.
+func (rd *fileReader) capFields(rec *Record) (skip, detail string) {
 	if n := len(rec.RecordID); int64(n) > rd.opts.MaxRecordIDBytes {
 		rec.RecordID = cutUTF8(rec.RecordID, rd.opts.MaxRecordIDBytes)
 		skip, detail = SkipRecordIDTooLong, fmt.Sprintf("WARC-Record-ID of %d bytes, cap %d", n, rd.opts.MaxRecordIDBytes)
@@ -292,8 +295,8 @@ func (rd *fileReader) capFields(rec *Record) bool {
 			skip, detail = SkipURITooLong, fmt.Sprintf("WARC-Target-URI of %d bytes, cap %d", n, rd.opts.MaxURIBytes)
 		}
 	}
-	rec.Skip, rec.Detail = skip, detail
-	return skip != ""
+	rec.TargetURI, rec.RecordID = EscapeInvalidUTF8(rec.TargetURI), EscapeInvalidUTF8(rec.RecordID)
+	return skip, detail
 }
 
 // cutUTF8 returns the longest prefix of s of at most max bytes that does
