@@ -2,6 +2,8 @@ package warc
 
 import (
 	"bytes"
+	"compress/gzip"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -193,5 +195,122 @@ func TestEscapeInvalidUTF8(t *testing.T) {
 		if got := EscapeInvalidUTF8(in); got != want {
 			t.Errorf("EscapeInvalidUTF8(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// gzipMember compresses p as one gzip member at level.
+func gzipMember(t *testing.T, p []byte, level int) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w, err := gzip.NewWriterLevel(&b, level)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(p)
+	w.Close()
+	return b.Bytes()
+}
+
+// A gzip member whose deflate data decodes but whose CRC-32 does not
+// match is a gzip-crc reject for each of its records, which are not
+// decided; the members around it are read as usual. Two damages: a bad
+// byte in the page's HTML (a stored deflate block decodes it as is, so
+// the page would be signed from corrupted bytes), and a bad stored CRC.
+func TestGzipCRCMismatch(t *testing.T) {
+	raws, recs := realRecords(t, plainReal)
+	i := firstPage(t, recs)
+	page := raws[i].bytes(-1)
+	for _, c := range []struct {
+		name   string
+		damage func(m []byte)
+	}{
+		{"byte in the page", func(m []byte) {
+			k := bytes.Index(m, []byte("<title>"))
+			if k < 0 {
+				t.Fatal("no <title> in the stored member")
+			}
+			m[k+1] ^= 0x20 // "<Title>": still HTML, other bytes
+		}},
+		{"stored CRC", func(m []byte) {
+			crc := binary.LittleEndian.Uint32(m[len(m)-8:])
+			binary.LittleEndian.PutUint32(m[len(m)-8:], crc^1)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := gzipMember(t, raws[0].bytes(-1), gzip.BestCompression) // warcinfo
+			bad := gzipMember(t, page, gzip.NoCompression)
+			c.damage(bad)
+			after := gzipMember(t, page, gzip.BestCompression)
+			got := readAll(t, slices.Concat(before, bad, after), Options{})
+			if len(got) != 3 {
+				t.Fatalf("%d records, want 3", len(got))
+			}
+			if g := got[0]; g.Type != "warcinfo" || g.Skip != SkipWarcinfo {
+				t.Errorf("first member: %+v", brief(g))
+			}
+			if g := got[1]; g.Skip != SkipGzipCRC || g.Payload != nil || g.Offset != int64(len(before)) ||
+				g.RecordID != recs[i].RecordID || !strings.Contains(g.Detail, "CRC") {
+				t.Errorf("damaged member: %+v, want a %s reject with the record's ID", brief(g), SkipGzipCRC)
+			}
+			if g := got[2]; g.Skip != "" || !bytes.Equal(g.Payload, recs[i].Payload) || g.Offset != int64(len(before)+len(bad)) {
+				t.Errorf("member after: %+v", brief(g))
+			}
+		})
+	}
+}
+
+// In a gzip member of several records (ClueWeb09 stores a whole file as
+// one), the records are held until the member's check, at most
+// MaxPayloadBytes of payload: past that they are passed on, and a failed
+// check is one more gzip-crc reject at the member's end that says how many
+// went before it.
+func TestGzipCRCMismatchLargeMember(t *testing.T) {
+	raws, recs := realRecords(t, plainReal)
+	var all []byte
+	pages := 0
+	for _, r := range raws {
+		all = append(all, r.bytes(-1)...)
+	}
+	for _, r := range recs {
+		if r.Skip == "" {
+			pages++
+		}
+	}
+	largest := 0
+	for _, r := range recs {
+		largest = max(largest, len(r.Payload))
+	}
+	m := gzipMember(t, all, gzip.BestCompression)
+	binary.LittleEndian.PutUint32(m[len(m)-8:], binary.LittleEndian.Uint32(m[len(m)-8:])^1)
+
+	got := readAll(t, m, Options{})
+	if len(got) != len(recs) {
+		t.Fatalf("%d records, want %d", len(got), len(recs))
+	}
+	for k, g := range got {
+		if g.Skip != SkipGzipCRC || g.Payload != nil || g.InnerOffset != recs[k].Offset {
+			t.Errorf("record %d: %+v, want a %s reject at inner offset %d", k, brief(g), SkipGzipCRC, recs[k].Offset)
+		}
+	}
+
+	// A hold limit of the largest page: no two pages are held together,
+	// so pages are passed on before the check fails, and the member's end
+	// is one more reject.
+	got = readAll(t, m, Options{MaxPayloadBytes: int64(largest)})
+	if len(got) != len(recs)+1 {
+		t.Fatalf("small hold: %d records, want %d", len(got), len(recs)+1)
+	}
+	last := got[len(got)-1]
+	if last.Skip != SkipGzipCRC || last.InnerOffset != int64(len(all)) || !strings.Contains(last.Detail, "passed on before the check") {
+		t.Errorf("member end: %+v", brief(last))
+	}
+	passed := 0
+	for _, g := range got[:len(recs)] {
+		if g.Skip == "" {
+			passed++
+		}
+	}
+	if passed == 0 || passed == pages {
+		t.Errorf("%d of %d pages passed on before the check; want some, not all", passed, pages)
 	}
 }

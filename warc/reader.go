@@ -68,6 +68,15 @@ type fileReader struct {
 	pending *Record
 	hdrBuf  []byte // reused WARC and HTTP header buffer
 	bodyBuf []byte // reused raw body buffer
+	// Records of the gzip member being read are held until its CRC-32 and
+	// size are checked (holdMember), so a member that fails the check
+	// decides none of them: held, their payload bytes heldBytes, and
+	// released, the records of the member passed on before its end because
+	// holding them would have gone over Options.MaxPayloadBytes.
+	holding   bool
+	held      []Record
+	heldBytes int64
+	released  int
 }
 
 func (rd *fileReader) stopped() bool { return rd.emitErr != nil || rd.in.err != nil }
@@ -75,9 +84,45 @@ func (rd *fileReader) stopped() bool { return rd.emitErr != nil || rd.in.err != 
 // put emits rec after any pending stretch.
 func (rd *fileReader) put(rec Record) {
 	rd.flush()
-	if rd.emitErr == nil {
-		rd.emitErr = rd.emit(rec)
+	rd.out(rec)
+}
+
+// out emits rec, or holds it while a gzip member is read.
+func (rd *fileReader) out(rec Record) {
+	if rd.emitErr != nil {
+		return
 	}
+	if !rd.holding {
+		rd.emitErr = rd.emit(rec)
+		return
+	}
+	if n := int64(len(rec.Payload)); len(rd.held) > 0 && rd.heldBytes+n > rd.opts.MaxPayloadBytes {
+		rd.released += len(rd.held)
+		rd.releaseHeld(false, 0)
+	}
+	rd.held = append(rd.held, rec)
+	rd.heldBytes += int64(len(rec.Payload))
+}
+
+// releaseHeld emits the held records. When crcFailed, each record of the
+// member at offset member becomes a SkipGzipCRC reject instead.
+func (rd *fileReader) releaseHeld(crcFailed bool, member int64) {
+	for i := range rd.held {
+		rec := rd.held[i]
+		rd.held[i] = Record{} // the payload is the caller's now
+		if crcFailed && rec.Offset == member {
+			was := rec.Skip
+			if was == "" {
+				was = "a document candidate"
+			}
+			rec.Skip, rec.Payload, rec.HTTPStatus = SkipGzipCRC, nil, 0
+			rec.Detail = "gzip member fails its CRC-32 or length check (RFC 1952 §2.3.1); read as " + was + " from unverified bytes"
+		}
+		if rd.emitErr == nil {
+			rd.emitErr = rd.emit(rec)
+		}
+	}
+	rd.held, rd.heldBytes = rd.held[:0], 0
 }
 
 // bad starts an unreadable stretch at rec's offset, or extends the pending
@@ -93,7 +138,7 @@ func (rd *fileReader) flush() {
 	if rd.pending != nil && rd.emitErr == nil {
 		p := *rd.pending
 		rd.pending = nil
-		rd.emitErr = rd.emit(p)
+		rd.out(p)
 	}
 }
 
@@ -137,11 +182,22 @@ func (rd *fileReader) readGzip() {
 		z.Multistream(false)
 		src := &source{r: z, limit: rd.opts.MaxMemberBytes}
 		rd.s.reset(src)
+		rd.holding, rd.released = true, 0
 		rd.readStream(off)
+		rd.holding = false
+		crcFailed := src.err == gzip.ErrChecksum
+		rd.releaseHeld(crcFailed, off)
+		if crcFailed && rd.released > 0 {
+			// Records passed on before the check cannot be taken back:
+			// the member's end, where the check failed, is one more
+			// reject that says so.
+			rd.flush()
+			rd.out(Record{File: rd.name, Offset: off, InnerOffset: rd.s.pos, Skip: SkipGzipCRC,
+				Detail: fmt.Sprintf("gzip member fails its CRC-32 or length check (RFC 1952 §2.3.1); its first %d records were passed on before the check (more than %d payload bytes to hold)", rd.released, rd.opts.MaxPayloadBytes)})
+		}
 		switch {
-		case src.err == io.EOF || src.err == gzip.ErrChecksum:
-			// Member done. A checksum mismatch is noted nowhere: every byte
-			// was decoded and the records in it were judged on their own.
+		case src.err == io.EOF || crcFailed:
+			// Member done.
 		case src.err == io.ErrUnexpectedEOF, rd.stopped():
 			return
 		default: // corrupt deflate data or member over the cap

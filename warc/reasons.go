@@ -29,6 +29,7 @@ const (
 
 	// Input that is not a readable record.
 	SkipUnreadable = "unreadable" // a stretch that is not a WARC record: garbage, bad header, corrupt gzip
+	SkipGzipCRC    = "gzip-crc"   // a record of a gzip member that decodes but fails its CRC-32 or length check
 	SkipTruncated  = "truncated"  // the file ends inside a record (or inside a gzip member)
 )
 
@@ -38,7 +39,7 @@ var Reasons = []string{
 	SkipNotHTML, SkipBinaryPayload, SkipHTTPStatus, SkipHTTPMalformed, SkipEmptyPayload,
 	SkipRecordTooLarge, SkipPayloadTooLarge, SkipMemberTooLarge, SkipDecodeError,
 	SkipURITooLong, SkipRecordIDTooLong,
-	SkipUnreadable, SkipTruncated,
+	SkipUnreadable, SkipGzipCRC, SkipTruncated,
 }
 
 // Quirks: the stable names of Record.Quirks, departures from the
