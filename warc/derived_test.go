@@ -314,3 +314,42 @@ func TestGzipCRCMismatchLargeMember(t *testing.T) {
 		t.Errorf("%d of %d pages passed on before the check; want some, not all", passed, pages)
 	}
 }
+
+// A plain .warc record that declares a Content-Length far beyond the end
+// of the file (2 GiB) is one unreadable reject, and the complete records
+// after it are read: the reader resynchronises on the first record line
+// inside the block that ran past the end.
+func TestHugeContentLengthInPlainFile(t *testing.T) {
+	raws, recs := realRecords(t, plainReal)
+	i := firstPage(t, recs)
+	var file []byte
+	var offsets []int64
+	for k, r := range raws {
+		offsets = append(offsets, int64(len(file)))
+		length := int64(-1)
+		if k == i {
+			length = 2 << 30
+		}
+		file = append(file, r.bytes(length)...)
+	}
+	got := readAll(t, file, Options{})
+	if len(got) != len(recs) {
+		t.Fatalf("%d records, want %d (the file's records, the bad one as a reject)", len(got), len(recs))
+	}
+	for k, g := range got {
+		w := recs[k]
+		if k == i {
+			if g.Skip != SkipUnreadable || g.RecordID != w.RecordID || g.Offset != offsets[k] ||
+				!strings.Contains(g.Detail, fmt.Sprintf("resumed at the WARC/ line at offset %d", offsets[k+1])) {
+				t.Errorf("bad record: %+v", brief(g))
+			}
+			continue
+		}
+		if g.Skip != w.Skip || g.RecordID != w.RecordID || g.Type != w.Type || g.Offset != offsets[k] || !bytes.Equal(g.Payload, w.Payload) {
+			t.Errorf("record %d = %+v, want %+v at %d", k, brief(g), brief(w), offsets[k])
+		}
+	}
+	if n := len(recs) - i - 1; n < 4 {
+		t.Errorf("only %d records after the bad one", n)
+	}
+}

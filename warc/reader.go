@@ -314,6 +314,7 @@ func (rd *fileReader) readRecord(member, start int64) {
 		return
 	}
 	b := &blockReader{s: s, n: cl}
+	s.startTap(rd.opts.MaxRecordBytes)
 	if capSkip != "" {
 		// Not a document whatever its type: its block is discarded unread.
 		rec.Skip, rec.Detail = capSkip, capDetail
@@ -321,6 +322,22 @@ func (rd *fileReader) readRecord(member, start int64) {
 		rd.classify(&rec, b, wf.Get(gowarc.ContentType))
 	}
 	b.discardRest()
+	if b.short && s.src.err == io.EOF {
+		// Content-Length runs past the end of the file (or of its gzip
+		// member): read on from the first record line inside the block,
+		// so the records there are not lost with this one.
+		if at, ok := s.resync(); ok {
+			where := fmt.Sprintf("file; reading resumed at the WARC/ line at offset %d", at)
+			if member >= 0 {
+				where = fmt.Sprintf("gzip member; reading resumed at the WARC/ line at inner offset %d", at)
+			}
+			rec.Skip, rec.Payload, rec.HTTPStatus = SkipUnreadable, nil, 0
+			rec.Detail = fmt.Sprintf("Content-Length %d runs past the end of the %s", cl, where)
+			rd.put(rec)
+			return
+		}
+	}
+	s.tap.stop()
 	if !b.short && !s.skipBlank() && s.src.err == io.ErrUnexpectedEOF {
 		// The file ends right after this record, inside its gzip member
 		// (e.g. the member trailer is cut): the truncation belongs to this
