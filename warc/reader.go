@@ -314,7 +314,7 @@ func (rd *fileReader) readRecord(member, start int64) {
 		return
 	}
 	b := &blockReader{s: s, n: cl}
-	s.startTap(rd.opts.MaxRecordBytes)
+	s.startTap(cl, rd.opts.MaxRecordBytes)
 	if capSkip != "" {
 		// Not a document whatever its type: its block is discarded unread.
 		rec.Skip, rec.Detail = capSkip, capDetail

@@ -142,21 +142,25 @@ func (r *tapReader) Read(p []byte) (int, error) {
 // "WARC/<digit>", at most max bytes. When the block's Content-Length runs
 // past the end of the stream, the records after that line are read again
 // from the copy (stream.resync) instead of being lost in one truncated
-// reject. The bytes are seen as br reads them, read-ahead included; a
-// copy that would pass max is dropped and the search starts again.
+// reject. The bytes are seen as br reads them; read-ahead past the
+// block's declared end is ignored (a stream that gets there has read the
+// block whole), so a well-formed record costs a search of its block and
+// no copy. A copy that would pass max is dropped and the search starts
+// again.
 type recordTap struct {
 	on    bool
 	max   int64
+	end   int64  // stream position just past the block as declared
 	next  int64  // stream position of the next byte write sees
 	carry []byte // the last bytes seen while searching, up to len(recordLine)
 	found int64  // stream position of the "W" of the kept line; -1 while searching
 	buf   []byte // the bytes from found on
 }
 
-// start watches the block that starts at stream position pos; buffered
-// are the bytes br already holds from pos on.
-func (t *recordTap) start(pos, max int64, buffered []byte) {
-	t.on, t.max, t.next, t.found = true, max, pos, -1
+// start watches the block of n bytes that starts at stream position pos;
+// buffered are the bytes br already holds from pos on.
+func (t *recordTap) start(pos, n, max int64, buffered []byte) {
+	t.on, t.max, t.end, t.next, t.found = true, max, pos+n, pos, -1
 	t.buf = t.buf[:0]
 	// The header's empty line ends with "\n": a block that starts
 	// "WARC/<digit>" is a line start too.
@@ -175,6 +179,12 @@ func (t *recordTap) stop() {
 func (t *recordTap) write(p []byte) {
 	at := t.next
 	t.next += int64(len(p))
+	if at >= t.end {
+		return
+	}
+	if int64(len(p)) > t.end-at {
+		p = p[:t.end-at]
+	}
 	if t.found >= 0 {
 		if int64(len(t.buf)+len(p)) > t.max {
 			t.found, t.buf, t.carry = -1, t.buf[:0], t.carry[:0] // too far from the end to keep
@@ -227,11 +237,11 @@ func lineStart(b []byte) int {
 	}
 }
 
-// startTap watches the block that starts at the current position for a
-// record line (recordTap), keeping at most max bytes.
-func (s *stream) startTap(max int64) {
+// startTap watches the block of n bytes that starts at the current
+// position for a record line (recordTap), keeping at most max bytes.
+func (s *stream) startTap(n, max int64) {
 	buffered, _ := s.br.Peek(s.br.Buffered())
-	s.tap.start(s.pos, max, buffered)
+	s.tap.start(s.pos, n, max, buffered)
 }
 
 // resync rewinds the stream to the record line the tap kept, once the
