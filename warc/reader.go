@@ -22,7 +22,10 @@ import (
 // seeks.
 //
 // Malformed input is never an error: it is reported through emit with a skip
-// reason (see [Reasons]) and reading resumes at the next record. ReadFile
+// reason (see [Reasons]) and reading resumes at the next record. The records
+// of a gzip member are emitted when the member's CRC-32 and length have
+// been checked (at most Options.MaxPayloadBytes of their payload is held
+// until then), as [SkipGzipCRC] rejects when the check fails. ReadFile
 // returns an error only when emit does (reading stops at once and that error
 // is returned) or when r fails with an I/O error other than io.EOF (records
 // read up to that point have been emitted; the error says where it
