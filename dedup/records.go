@@ -17,6 +17,9 @@ type Reject struct {
 	warc.Ref
 	Reason string `json:"reason"`
 	Detail string `json:"detail"`
+	// Quirks are the reader's repairs of the record (warc.Record.Quirks),
+	// for the read stage's counts; not written.
+	Quirks []string `json:"-"`
 }
 
 // PairRecord is one candidate pair as written to pairs-*.jsonl: the two

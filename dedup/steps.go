@@ -18,15 +18,18 @@ type Candidate struct {
 	Date        string
 	ContentType string
 	Payload     []byte
+	// Quirks are the reader's repairs of the record (warc.Record.Quirks),
+	// for the read stage's counts; nil for most records.
+	Quirks []string
 }
 
 // Classify is the step after warc.ReadFile: a record it did not skip is a
 // Candidate, any other a Reject with the reader's reason. ok reports which.
 func Classify(r warc.Record) (c Candidate, rej Reject, ok bool) {
 	if r.Skip != "" {
-		return Candidate{}, Reject{Ref: r.Ref(), Reason: r.Skip, Detail: r.Detail}, false
+		return Candidate{}, Reject{Ref: r.Ref(), Reason: r.Skip, Detail: r.Detail, Quirks: r.Quirks}, false
 	}
-	return Candidate{Ref: r.Ref(), Date: r.Date, ContentType: r.MIMEType(), Payload: r.Payload}, Reject{}, true
+	return Candidate{Ref: r.Ref(), Date: r.Date, ContentType: r.MIMEType(), Payload: r.Payload, Quirks: r.Quirks}, Reject{}, true
 }
 
 // Sign signs a candidate with signer (NewSigner) and ranks its page by

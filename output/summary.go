@@ -32,6 +32,7 @@ const (
 	// per cap and per language, clusters per size.
 	StatSkippedPrefix     = "skipped/"
 	StatCappedPrefix      = "capped/"
+	StatQuirkPrefix       = "quirks/"
 	StatLanguagePrefix    = "languages/"
 	StatClusterSizePrefix = "cluster_size/"
 )
@@ -86,6 +87,13 @@ var statFamilies = []struct {
 }{
 	{StatSkippedPrefix, func(s *Summary, k string, v int) error { s.Skipped[k] += v; return nil }},
 	{StatCappedPrefix, func(s *Summary, k string, v int) error { s.Capped[k] += v; return nil }},
+	{StatQuirkPrefix, func(s *Summary, k string, v int) error {
+		if s.Quirks == nil {
+			s.Quirks = map[string]int{}
+		}
+		s.Quirks[k] += v
+		return nil
+	}},
 	{StatLanguagePrefix, func(s *Summary, k string, v int) error {
 		if s.Languages == nil {
 			s.Languages = map[string]int{}
@@ -152,6 +160,9 @@ type Summary struct {
 	Documents     int            `json:"documents"`      // documents that reached matching
 	Skipped       map[string]int `json:"skipped"`        // reason -> rejects (rejects-*.jsonl)
 	Capped        map[string]int `json:"capped"`         // cap -> documents kept in part (see docs/robustness.md)
+	// Quirks counts, per reader quirk (warc.Quirks), the records read
+	// with it repaired, documents and rejects alike; absent when none.
+	Quirks map[string]int `json:"quirks,omitempty"`
 	// SharedBlockSignatures: signatures (with repeats) of shared
 	// boilerplate blocks dropped before the IDF filter
 	// (--shared_block_pages).

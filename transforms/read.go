@@ -96,10 +96,11 @@ func ReadWARC(s beam.Scope, st *Stats, inputs []string, prefix string, p config.
 	}
 	located, pathRejects := beam.ParDo2(s, &locateFn{}, beam.Reshuffle(s, beam.Flatten(s, all...)))
 	unique, dupRejects := beam.ParDo2(s, &pickPathFn{}, beam.GroupByKey(s, located))
-	candidates, readRejects, files := beam.ParDo3(s, &readWARCFn{Params: p}, beam.Reshuffle(s, unique))
+	candidates, readRejects, files, quirks := beam.ParDo4(s, &readWARCFn{Params: p}, beam.Reshuffle(s, unique))
 	rejects = beam.Flatten(s, pathRejects, dupRejects, readRejects)
 	st.Count(s, output.StatRecords, candidates)
 	st.Count(s, output.StatRecords, rejects)
+	st.Add(NameStats(s, quirks))
 	return candidates, rejects, files, nil
 }
 
@@ -224,7 +225,10 @@ type readWARCFn struct {
 }
 
 // ProcessElement reads the file at path (storage.Open, dedup.ReadWARC).
-func (fn *readWARCFn) ProcessElement(ctx context.Context, path string, emit func(Candidate), reject func(Reject), opened func(string)) error {
+// Each quirk the reader repaired in a record (warc.Quirks) is emitted to
+// quirk as the statistic name "quirks/<name>" and counted in
+// "read/quirk-<name>".
+func (fn *readWARCFn) ProcessElement(ctx context.Context, path string, emit func(Candidate), reject func(Reject), opened func(string), quirk func(string)) error {
 	readFiles.Inc(ctx, 1)
 	rc, err := storage.Open(ctx, path)
 	var in io.Reader
@@ -237,14 +241,24 @@ func (fn *readWARCFn) ProcessElement(ctx context.Context, path string, emit func
 		readRecords.Inc(ctx, 1)
 		progress.records.Add(1)
 		readCandidates.Inc(ctx, 1)
+		countQuirks(ctx, quirk, c.Quirks)
 		emit(c)
 	}, func(r Reject) {
 		readRecords.Inc(ctx, 1)
 		progress.records.Add(1)
 		countReject(ctx, readSkipped, "read", r.Reason)
+		countQuirks(ctx, quirk, r.Quirks)
 		reject(r)
 	})
 	return nil
+}
+
+// countQuirks emits and counts the quirks of one record.
+func countQuirks(ctx context.Context, quirk func(string), quirks []string) {
+	for _, q := range quirks {
+		beam.NewCounter("read", "quirk-"+q).Inc(ctx, 1)
+		quirk(output.StatQuirkPrefix + q)
+	}
 }
 
 // countReject increments the stage's total of rejects and its per-reason

@@ -16,7 +16,7 @@ func readAll(t *testing.T, path string) ([]Candidate, []Reject) {
 	var cands []Candidate
 	var rejects []Reject
 	fn := &readWARCFn{}
-	err := fn.ProcessElement(context.Background(), path, func(c Candidate) { cands = append(cands, c) }, func(r Reject) { rejects = append(rejects, r) }, func(string) {})
+	err := fn.ProcessElement(context.Background(), path, func(c Candidate) { cands = append(cands, c) }, func(r Reject) { rejects = append(rejects, r) }, func(string) {}, func(string) {})
 	if err != nil {
 		t.Fatalf("ProcessElement failed the bundle: %v", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unicode/utf8"
 )
 
 // fuzzOptions are small caps so that the fuzzer reaches them.
@@ -92,6 +93,9 @@ func FuzzReadFile(f *testing.F) {
 			}
 			if r.File != "fuzz" || r.Offset < last || r.Offset > int64(len(data)) || r.InnerOffset < 0 {
 				t.Fatalf("record %d: File %q Offset %d/%d after %d (input %d bytes)", i, r.File, r.Offset, r.InnerOffset, last, len(data))
+			}
+			if !utf8.ValidString(r.TargetURI) || !utf8.ValidString(r.RecordID) {
+				t.Fatalf("record %d: URI %q or record ID %q is not UTF-8", i, r.TargetURI, r.RecordID)
 			}
 			last = r.Offset
 		}

@@ -75,6 +75,9 @@ func (rd *fileReader) readHTTP(rec *Record, b *blockReader) {
 		return // stream ended; the caller reports it
 	}
 	h, ok := parseHTTPHeader(hdr)
+	if h.protocolTwice {
+		rec.Quirks = append(rec.Quirks, QuirkHTTPProtocolTwice)
+	}
 	if !ok {
 		line, _, _ := bytes.Cut(hdr, []byte("\n"))
 		if len(line) > 80 {
@@ -163,10 +166,16 @@ func readGrowing(buf []byte, b *blockReader) ([]byte, error) {
 type httpHeader struct {
 	status                                         int
 	contentType, transferEncoding, contentEncoding string
+	// protocolTwice is set when the status line names its protocol twice
+	// (QuirkHTTPProtocolTwice).
+	protocolTwice bool
 }
 
-// parseHTTPHeader parses a status line "HTTP/x.y NNN reason" and the header
-// fields after it; ok is false without a status line.
+// parseHTTPHeader parses a status line "HTTP/x.y NNN reason" (RFC 9112
+// §4) and the header fields after it; ok is false without a status line.
+// A status line that repeats its protocol ("HTTP/1.1 HTTP/1.1 200 OK", as
+// some archives write every response) is read with the status it carries
+// and flagged in h.protocolTwice.
 func parseHTTPHeader(hdr []byte) (h httpHeader, ok bool) {
 	line, rest, _ := bytes.Cut(hdr, []byte("\n"))
 	line = bytes.TrimSpace(line)
@@ -174,6 +183,10 @@ func parseHTTPHeader(hdr []byte) (h httpHeader, ok bool) {
 		return h, false
 	}
 	f := bytes.Fields(line)
+	if len(f) >= 3 && bytes.HasPrefix(f[1], []byte("HTTP/")) {
+		f = f[1:]
+		h.protocolTwice = true
+	}
 	if len(f) < 2 || len(f[1]) != 3 {
 		return h, false
 	}

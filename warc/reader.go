@@ -22,7 +22,10 @@ import (
 // seeks.
 //
 // Malformed input is never an error: it is reported through emit with a skip
-// reason (see [Reasons]) and reading resumes at the next record. ReadFile
+// reason (see [Reasons]) and reading resumes at the next record. The records
+// of a gzip member are emitted when the member's CRC-32 and length have
+// been checked (at most Options.MaxPayloadBytes of their payload is held
+// until then), as [SkipGzipCRC] rejects when the check fails. ReadFile
 // returns an error only when emit does (reading stops at once and that error
 // is returned) or when r fails with an I/O error other than io.EOF (records
 // read up to that point have been emitted; the error says where it
@@ -68,6 +71,15 @@ type fileReader struct {
 	pending *Record
 	hdrBuf  []byte // reused WARC and HTTP header buffer
 	bodyBuf []byte // reused raw body buffer
+	// Records of the gzip member being read are held until its CRC-32 and
+	// size are checked (holdMember), so a member that fails the check
+	// decides none of them: held, their payload bytes heldBytes, and
+	// released, the records of the member passed on before its end because
+	// holding them would have gone over Options.MaxPayloadBytes.
+	holding   bool
+	held      []Record
+	heldBytes int64
+	released  int
 }
 
 func (rd *fileReader) stopped() bool { return rd.emitErr != nil || rd.in.err != nil }
@@ -75,9 +87,45 @@ func (rd *fileReader) stopped() bool { return rd.emitErr != nil || rd.in.err != 
 // put emits rec after any pending stretch.
 func (rd *fileReader) put(rec Record) {
 	rd.flush()
-	if rd.emitErr == nil {
-		rd.emitErr = rd.emit(rec)
+	rd.out(rec)
+}
+
+// out emits rec, or holds it while a gzip member is read.
+func (rd *fileReader) out(rec Record) {
+	if rd.emitErr != nil {
+		return
 	}
+	if !rd.holding {
+		rd.emitErr = rd.emit(rec)
+		return
+	}
+	if n := int64(len(rec.Payload)); len(rd.held) > 0 && rd.heldBytes+n > rd.opts.MaxPayloadBytes {
+		rd.released += len(rd.held)
+		rd.releaseHeld(false, 0)
+	}
+	rd.held = append(rd.held, rec)
+	rd.heldBytes += int64(len(rec.Payload))
+}
+
+// releaseHeld emits the held records. When crcFailed, each record of the
+// member at offset member becomes a SkipGzipCRC reject instead.
+func (rd *fileReader) releaseHeld(crcFailed bool, member int64) {
+	for i := range rd.held {
+		rec := rd.held[i]
+		rd.held[i] = Record{} // the payload is the caller's now
+		if crcFailed && rec.Offset == member {
+			was := rec.Skip
+			if was == "" {
+				was = "a document candidate"
+			}
+			rec.Skip, rec.Payload, rec.HTTPStatus = SkipGzipCRC, nil, 0
+			rec.Detail = "gzip member fails its CRC-32 or length check (RFC 1952 §2.3.1); read as " + was + " from unverified bytes"
+		}
+		if rd.emitErr == nil {
+			rd.emitErr = rd.emit(rec)
+		}
+	}
+	rd.held, rd.heldBytes = rd.held[:0], 0
 }
 
 // bad starts an unreadable stretch at rec's offset, or extends the pending
@@ -93,7 +141,7 @@ func (rd *fileReader) flush() {
 	if rd.pending != nil && rd.emitErr == nil {
 		p := *rd.pending
 		rd.pending = nil
-		rd.emitErr = rd.emit(p)
+		rd.out(p)
 	}
 }
 
@@ -137,11 +185,22 @@ func (rd *fileReader) readGzip() {
 		z.Multistream(false)
 		src := &source{r: z, limit: rd.opts.MaxMemberBytes}
 		rd.s.reset(src)
+		rd.holding, rd.released = true, 0
 		rd.readStream(off)
+		rd.holding = false
+		crcFailed := src.err == gzip.ErrChecksum
+		rd.releaseHeld(crcFailed, off)
+		if crcFailed && rd.released > 0 {
+			// Records passed on before the check cannot be taken back:
+			// the member's end, where the check failed, is one more
+			// reject that says so.
+			rd.flush()
+			rd.out(Record{File: rd.name, Offset: off, InnerOffset: rd.s.pos, Skip: SkipGzipCRC,
+				Detail: fmt.Sprintf("gzip member fails its CRC-32 or length check (RFC 1952 §2.3.1); its first %d records were passed on before the check (more than %d payload bytes to hold)", rd.released, rd.opts.MaxPayloadBytes)})
+		}
 		switch {
-		case src.err == io.EOF || src.err == gzip.ErrChecksum:
-			// Member done. A checksum mismatch is noted nowhere: every byte
-			// was decoded and the records in it were judged on their own.
+		case src.err == io.EOF || crcFailed:
+			// Member done.
 		case src.err == io.ErrUnexpectedEOF, rd.stopped():
 			return
 		default: // corrupt deflate data or member over the cap
@@ -249,6 +308,7 @@ func (rd *fileReader) readRecord(member, start int64) {
 	if strings.EqualFold(rec.Date, "null") {
 		rec.Date = ""
 	}
+	capSkip, capDetail := rd.capFields(&rec)
 	cl, err := strconv.ParseInt(strings.TrimSpace(wf.Get(gowarc.ContentLength)), 10, 64)
 	if err != nil || cl < 0 {
 		rec.Skip, rec.Detail = SkipUnreadable, fmt.Sprintf("Content-Length %q is not a byte count", wf.Get(gowarc.ContentLength))
@@ -257,12 +317,30 @@ func (rd *fileReader) readRecord(member, start int64) {
 		return
 	}
 	b := &blockReader{s: s, n: cl}
-	if rd.capFields(&rec) {
+	s.startTap(cl, rd.opts.MaxRecordBytes)
+	if capSkip != "" {
 		// Not a document whatever its type: its block is discarded unread.
+		rec.Skip, rec.Detail = capSkip, capDetail
 	} else {
 		rd.classify(&rec, b, wf.Get(gowarc.ContentType))
 	}
 	b.discardRest()
+	if b.short && s.src.err == io.EOF {
+		// Content-Length runs past the end of the file (or of its gzip
+		// member): read on from the first record line inside the block,
+		// so the records there are not lost with this one.
+		if at, ok := s.resync(); ok {
+			where := fmt.Sprintf("file; reading resumed at the WARC/ line at offset %d", at)
+			if member >= 0 {
+				where = fmt.Sprintf("gzip member; reading resumed at the WARC/ line at inner offset %d", at)
+			}
+			rec.Skip, rec.Payload, rec.HTTPStatus = SkipUnreadable, nil, 0
+			rec.Detail = fmt.Sprintf("Content-Length %d runs past the end of the %s", cl, where)
+			rd.put(rec)
+			return
+		}
+	}
+	s.tap.stop()
 	if !b.short && !s.skipBlank() && s.src.err == io.ErrUnexpectedEOF {
 		// The file ends right after this record, inside its gzip member
 		// (e.g. the member trailer is cut): the truncation belongs to this
@@ -278,10 +356,11 @@ func (rd *fileReader) readRecord(member, start int64) {
 }
 
 // capFields cuts a TargetURI or RecordID longer than its cap
-// (Options.MaxURIBytes, MaxRecordIDBytes) to the cap, sets the skip reason
-// of the first one cut and reports whether one was.
-func (rd *fileReader) capFields(rec *Record) bool {
-	var skip, detail string
+// (Options.MaxURIBytes, MaxRecordIDBytes) to the cap, then makes both
+// valid UTF-8 (EscapeInvalidUTF8: a cut field may grow up to 3 times the
+// cap by it). It returns the skip reason of the first field cut and its
+// detail, "" when none was.
+func (rd *fileReader) capFields(rec *Record) (skip, detail string) {
 	if n := len(rec.RecordID); int64(n) > rd.opts.MaxRecordIDBytes {
 		rec.RecordID = cutUTF8(rec.RecordID, rd.opts.MaxRecordIDBytes)
 		skip, detail = SkipRecordIDTooLong, fmt.Sprintf("WARC-Record-ID of %d bytes, cap %d", n, rd.opts.MaxRecordIDBytes)
@@ -292,8 +371,8 @@ func (rd *fileReader) capFields(rec *Record) bool {
 			skip, detail = SkipURITooLong, fmt.Sprintf("WARC-Target-URI of %d bytes, cap %d", n, rd.opts.MaxURIBytes)
 		}
 	}
-	rec.Skip, rec.Detail = skip, detail
-	return skip != ""
+	rec.TargetURI, rec.RecordID = EscapeInvalidUTF8(rec.TargetURI), EscapeInvalidUTF8(rec.RecordID)
+	return skip, detail
 }
 
 // cutUTF8 returns the longest prefix of s of at most max bytes that does

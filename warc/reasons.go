@@ -29,6 +29,7 @@ const (
 
 	// Input that is not a readable record.
 	SkipUnreadable = "unreadable" // a stretch that is not a WARC record: garbage, bad header, corrupt gzip
+	SkipGzipCRC    = "gzip-crc"   // a record of a gzip member that decodes but fails its CRC-32 or length check
 	SkipTruncated  = "truncated"  // the file ends inside a record (or inside a gzip member)
 )
 
@@ -38,5 +39,18 @@ var Reasons = []string{
 	SkipNotHTML, SkipBinaryPayload, SkipHTTPStatus, SkipHTTPMalformed, SkipEmptyPayload,
 	SkipRecordTooLarge, SkipPayloadTooLarge, SkipMemberTooLarge, SkipDecodeError,
 	SkipURITooLong, SkipRecordIDTooLong,
-	SkipUnreadable, SkipTruncated,
+	SkipUnreadable, SkipGzipCRC, SkipTruncated,
 }
+
+// Quirks: the stable names of Record.Quirks, departures from the
+// specifications that the reader repairs and counts instead of rejecting
+// the record.
+const (
+	// QuirkHTTPProtocolTwice: an HTTP status line that names its protocol
+	// twice, "HTTP/1.1 HTTP/1.1 200 OK" (RFC 9112 §4 allows one). The
+	// status after the second is read.
+	QuirkHTTPProtocolTwice = "http-protocol-twice"
+)
+
+// Quirks lists every quirk name, for counters and documentation.
+var Quirks = []string{QuirkHTTPProtocolTwice}

@@ -46,6 +46,10 @@ type Record struct {
 	Payload []byte
 	// Skip is "" for a document candidate, else one of the Skip* reasons.
 	Skip string
+	// Quirks names the departures from the WARC and HTTP specifications
+	// the reader repaired to read this record (Quirk* constants, in the
+	// order met); nil for most records. They are counted, not rejected.
+	Quirks []string
 	// Detail is a human-readable note on why the record was skipped or what
 	// was repaired (e.g. the parse error); "" when there is nothing to add.
 	Detail string

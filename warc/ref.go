@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"hash/fnv"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // Ref identifies one WARC record (or unreadable stretch) wherever it goes in
@@ -25,9 +27,46 @@ type Ref struct {
 	// (Record.InnerOffset); usually 0.
 	Inner int64 `json:"inner_offset"`
 	// RecordID is WARC-Record-ID without angle brackets; "" when unknown.
+	// Valid UTF-8 (EscapeInvalidUTF8).
 	RecordID string `json:"record_id"`
-	// URI is WARC-Target-URI without angle brackets; "" when absent.
+	// URI is WARC-Target-URI without angle brackets; "" when absent. Valid
+	// UTF-8 (EscapeInvalidUTF8).
 	URI string `json:"uri"`
+}
+
+// EscapeInvalidUTF8 returns s with every byte that is not part of a valid
+// UTF-8 sequence replaced by its percent-encoding "%XX" (upper-case hex,
+// RFC 3986 §2.1, the way an IRI is mapped to a URI in RFC 3987 §3.1), and
+// s itself when s is valid UTF-8. The result is valid UTF-8, so JSON
+// encoders keep it as is (they would turn each bad byte into U+FFFD, and
+// ".../\xff" and ".../\xfe" into one URI) and string columns of Parquet
+// accept it (DuckDB refuses a file whose string column holds invalid
+// UTF-8). Distinct inputs stay distinct, except that a bad byte and its
+// percent-encoding written out ("%FF") give the same result: RFC 3986
+// §6.2.2 makes them the same URI. Valid sequences, ASCII and non-ASCII, and
+// "%" itself are kept. The reader applies it to WARC-Target-URI and
+// WARC-Record-ID (both URIs, WARC 1.1 §5.2, §5.11), the one place they enter
+// the job.
+func EscapeInvalidUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			c := s[i]
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&0xf])
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // Ref returns the record's identity.

@@ -108,13 +108,158 @@ type stream struct {
 	// endAccounted is set when the end of the source was reported as the
 	// skip reason of a record, so it is not reported again.
 	endAccounted bool
+	// in is what br reads: src, or after a resync the bytes kept by tap
+	// followed by src. Every byte br reads passes tap.
+	in  tapReader
+	tap recordTap
 }
 
 func (s *stream) reset(src *source) {
 	s.src = src
-	s.br.Reset(src)
+	s.in = tapReader{r: src, t: &s.tap}
+	s.br.Reset(&s.in)
 	s.pos = 0
 	s.endAccounted = false
+	s.tap.stop()
+}
+
+// tapReader passes what it reads to a recordTap.
+type tapReader struct {
+	r io.Reader
+	t *recordTap
+}
+
+func (r *tapReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if n > 0 && r.t.on {
+		r.t.write(p[:n])
+	}
+	return n, err
+}
+
+// recordTap watches the bytes of a block as the stream reads them and
+// keeps a copy from the first line inside the block that starts
+// "WARC/<digit>", at most max bytes. When the block's Content-Length runs
+// past the end of the stream, the records after that line are read again
+// from the copy (stream.resync) instead of being lost in one truncated
+// reject. The bytes are seen as br reads them; read-ahead past the
+// block's declared end is ignored (a stream that gets there has read the
+// block whole), so a well-formed record costs a search of its block and
+// no copy. A copy that would pass max is dropped and the search starts
+// again.
+type recordTap struct {
+	on    bool
+	max   int64
+	end   int64  // stream position just past the block as declared
+	next  int64  // stream position of the next byte write sees
+	carry []byte // the last bytes seen while searching, up to len(recordLine)
+	found int64  // stream position of the "W" of the kept line; -1 while searching
+	buf   []byte // the bytes from found on
+}
+
+// start watches the block of n bytes that starts at stream position pos;
+// buffered are the bytes br already holds from pos on.
+func (t *recordTap) start(pos, n, max int64, buffered []byte) {
+	t.on, t.max, t.end, t.next, t.found = true, max, pos+n, pos, -1
+	t.buf = t.buf[:0]
+	// The header's empty line ends with "\n": a block that starts
+	// "WARC/<digit>" is a line start too.
+	t.carry = append(t.carry[:0], '\n')
+	t.write(buffered)
+}
+
+func (t *recordTap) stop() {
+	t.on = false
+	if cap(t.buf) > bodyChunk {
+		t.buf = nil // do not keep a large copy between records
+	}
+	t.buf = t.buf[:0]
+}
+
+func (t *recordTap) write(p []byte) {
+	at := t.next
+	t.next += int64(len(p))
+	if at >= t.end {
+		return
+	}
+	if int64(len(p)) > t.end-at {
+		p = p[:t.end-at]
+	}
+	if t.found >= 0 {
+		if int64(len(t.buf)+len(p)) > t.max {
+			t.found, t.buf, t.carry = -1, t.buf[:0], t.carry[:0] // too far from the end to keep
+		} else {
+			t.buf = append(t.buf, p...)
+		}
+		return
+	}
+	// Search "\nWARC/<digit>" across the carried tail and p, then in p.
+	var win [16]byte // 2 × len(recordLine) and more
+	w := append(append(win[:0], t.carry...), p[:min(len(p), len(recordLine))]...)
+	if i := lineStart(w); i >= 0 {
+		c := len(t.carry)
+		t.found = at - int64(c) + int64(i)
+		if i < c {
+			t.buf = append(append(t.buf[:0], t.carry[i:]...), p...)
+		} else {
+			t.buf = append(t.buf[:0], p[i-c:]...)
+		}
+	} else if i := lineStart(p); i >= 0 {
+		t.found = at + int64(i)
+		t.buf = append(t.buf[:0], p[i:]...)
+	} else {
+		tail := p // the last bytes seen, carried to the next write
+		if len(p) < len(recordLine) {
+			tail = w // (a copy of the carry, then p)
+		}
+		t.carry = append(t.carry[:0], tail[len(tail)-min(len(tail), len(recordLine)):]...)
+		return
+	}
+	if int64(len(t.buf)) > t.max {
+		t.found, t.buf, t.carry = -1, t.buf[:0], t.carry[:0]
+	}
+}
+
+// lineStart returns the index of the "W" of the first "\nWARC/<digit>" in
+// b, or -1.
+func lineStart(b []byte) int {
+	from := 0
+	for {
+		j := bytes.Index(b[from:], recordLine)
+		if j < 0 || from+j+len(recordLine) >= len(b) {
+			return -1
+		}
+		j += from
+		if isDigit(b[j+len(recordLine)]) {
+			return j + 1
+		}
+		from = j + 1
+	}
+}
+
+// startTap watches the block of n bytes that starts at the current
+// position for a record line (recordTap), keeping at most max bytes.
+func (s *stream) startTap(n, max int64) {
+	buffered, _ := s.br.Peek(s.br.Buffered())
+	s.tap.start(s.pos, n, max, buffered)
+}
+
+// resync rewinds the stream to the record line the tap kept, once the
+// stream has ended inside the block, and reports where that line is.
+// ok is false when the tap kept none (or dropped it as too long).
+func (s *stream) resync() (at int64, ok bool) {
+	t := &s.tap
+	if !t.on || t.found < 0 {
+		s.tap.stop()
+		return 0, false
+	}
+	kept := t.buf
+	at = t.found
+	t.on, t.buf = false, nil // the copy now belongs to the stream
+	s.in = tapReader{r: io.MultiReader(bytes.NewReader(kept), s.src), t: t}
+	s.br.Reset(&s.in)
+	s.pos = at
+	return at, true
 }
 
 func (s *stream) discard(n int) {
