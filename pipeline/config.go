@@ -27,7 +27,8 @@ import (
 // writable (checkOutput: a probe file is created and removed, locally or
 // through the output's filesystem). Errors are *config.ParamError (they
 // wrap config.ErrConfig). Validate changes nothing but creating a missing
-// local output directory; see ClearOutput.
+// local output directory; Launch takes the locks, and --overwrite replaces
+// the earlier run's files only at the commit (transforms.Outputs.Replace).
 func Validate(ctx context.Context, c *config.Config) error {
 	if err := c.ValidateValues(); err != nil {
 		return err
@@ -47,34 +48,6 @@ func Validate(ctx context.Context, c *config.Config) error {
 	return checkOutput(ctx, c.Output)
 }
 
-// ClearOutput removes the files of an earlier run from c.Output when
-// c.Overwrite is set (after Validate accepted it): exactly the files
-// output.IsJobFile names, symlinks removed, never followed.
-func ClearOutput(ctx context.Context, c *config.Config) error {
-	if !c.Overwrite {
-		return nil
-	}
-	ours, err := usedOutput(ctx, c.Output, true)
-	if err != nil || len(ours) == 0 {
-		return err
-	}
-	fs, err := storage.New(ctx, c.Output)
-	if err != nil {
-		return config.ParamErrorf(config.LayoutQuoted, "--output", c.Output, "%w", err)
-	}
-	defer fs.Close()
-	r, ok := fs.(filesystem.Remover)
-	if !ok {
-		return config.ParamErrorf(config.LayoutQuoted, "--output", c.Output, "--overwrite: its filesystem cannot remove files")
-	}
-	for _, p := range ours {
-		if err := r.Remove(ctx, p); err != nil {
-			return config.ParamErrorf(config.LayoutFlagOf, "--overwrite", nil, "removing %s: %w", p, err)
-		}
-	}
-	return nil
-}
-
 // usedOutput lists the output directory and returns the paths of the files
 // this job writes found there. It is an error to find any unless
 // overwrite, and with overwrite to find other files too (all listed). A
@@ -91,6 +64,9 @@ func usedOutput(ctx context.Context, out string, overwrite bool) ([]string, erro
 	}
 	var ours, foreign []string
 	for _, p := range all {
+		if name := path.Base(p); name == storage.LockFile || name == storage.LockFile+".beat" {
+			continue // the lock is the lock's business (Launch)
+		}
 		if output.IsJobFile(path.Base(p)) {
 			ours = append(ours, p)
 		} else {

@@ -13,6 +13,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/index"
+	"github.com/ndd-beam/ndd-beam/internal/fault"
 	"github.com/ndd-beam/ndd-beam/storage"
 )
 
@@ -26,6 +27,7 @@ func init() {
 	register.Function1x2[int, int, int](shardMarker)
 	registerDoFn(&writeIndexShardFn{})
 	registerDoFn(&commitIndexFn{})
+	register.Emitter1[string]()
 	register.Emitter2[string, dedup.Prior]()
 	register.Emitter2[int, dedup.Prior]()
 	register.Emitter2[string, int]()
@@ -37,13 +39,15 @@ func init() {
 var indexPages = beam.NewCounter("index", "pages")
 
 // IndexSegment says where WriteIndex writes: the index directory Dir, the
-// segment's Name (index.SegmentName of the run ID), the run's start
-// Created (RFC 3339), the number of Parquet files Shards and the job's
-// parameters (index.AgreementOf).
+// segment's Name (index.SegmentName of the run's label), the run's start
+// Created (RFC 3339), the number of Parquet files Shards, the job's
+// parameters (index.AgreementOf), the run's output directory Output and
+// run ID RunID (whose commit commits the segment: index.Meta.Output).
 type IndexSegment struct {
 	Dir, Name, Created string
 	Shards             int
 	Params             config.Params
+	Output, RunID      string
 }
 
 // indexShard is what writing one Parquet file of a segment gives: its
@@ -59,9 +63,11 @@ type indexShard struct {
 // exact-copy group it is the best page of, c.Reps) or, for a page decided
 // by its text, with its page (unsigned), one join; the rows hashed into
 // seg.Shards Parquet files (every shard written, empty or not); then
-// segment.json and _SUCCESS. It equals index.WriteSegment of
-// dedup.Priors, rows in another order.
-func WriteIndex(s beam.Scope, seg IndexSegment, c Collapsed, unsigned beam.PCollection, r DecideResult) {
+// segment.json (with the input files read, files) and _SUCCESS. It equals
+// index.WriteSegment of dedup.Priors, rows in another order. It returns
+// the segment's name once the segment is committed, for the output's
+// commit to wait on (Outputs.After).
+func WriteIndex(s beam.Scope, seg IndexSegment, c Collapsed, unsigned beam.PCollection, r DecideResult, files beam.PCollection) beam.PCollection {
 	s = s.Scope("WriteIndex")
 	shards := max(seg.Shards, 1)
 	entries := beam.Flatten(s, beam.ParDo(s, bestEntries, c.Reps), beam.ParDo(s, pageEntry, unsigned))
@@ -73,8 +79,9 @@ func WriteIndex(s beam.Scope, seg IndexSegment, c Collapsed, unsigned beam.PColl
 	markers := beam.ParDo(s, shardMarker, beam.CreateList(s, idx))
 	dir := index.Join(seg.Dir, seg.Name)
 	written := beam.ParDo(s, &writeIndexShardFn{Dir: dir, Shards: shards}, beam.CoGroupByKey(s, markers, rows))
-	beam.ParDo0(s, &commitIndexFn{Dir: dir, Name: seg.Name, Created: seg.Created, Shards: shards, Params: seg.Params},
-		beam.Impulse(s), beam.SideInput{Input: written})
+	return beam.ParDo(s, &commitIndexFn{Dir: dir, Name: seg.Name, Created: seg.Created, Shards: shards, Params: seg.Params,
+		Output: seg.Output, RunID: seg.RunID},
+		beam.Impulse(s), beam.SideInput{Input: written}, beam.SideInput{Input: files})
 }
 
 // bestEntries emits, for each representative of a batch, its group's best
@@ -162,15 +169,27 @@ func (fn *writeIndexShardFn) ProcessElement(ctx context.Context, shard int, _ fu
 }
 
 // commitIndexFn writes segment.json and _SUCCESS once every shard is
-// written.
+// written, and emits the segment's name.
 type commitIndexFn struct {
 	Dir, Name, Created string
 	Shards             int
 	Params             config.Params
+	Output, RunID      string
 }
 
-func (fn *commitIndexFn) ProcessElement(ctx context.Context, _ []byte, written func(*indexShard) bool) error {
-	m := index.Meta{Segment: fn.Name, Created: fn.Created, Params: index.AgreementOf(fn.Params)}
+func (fn *commitIndexFn) ProcessElement(ctx context.Context, _ []byte, written func(*indexShard) bool, files func(*string) bool, emit func(string)) error {
+	fault.At(fault.IndexFiles)
+	release, err := enterCommit(fn.RunID)
+	if err != nil {
+		return err
+	}
+	defer release()
+	m := index.Meta{Segment: fn.Name, Created: fn.Created, Params: index.AgreementOf(fn.Params), Output: storage.Absolute(fn.Output)}
+	var f string
+	for files(&f) {
+		m.Inputs = append(m.Inputs, storage.Absolute(f))
+	}
+	slices.Sort(m.Inputs)
 	var sh indexShard
 	for written(&sh) {
 		m.Files = append(m.Files, sh.File)
@@ -180,5 +199,10 @@ func (fn *commitIndexFn) ProcessElement(ctx context.Context, _ []byte, written f
 		return fmt.Errorf("index: %d of %d files written", len(m.Files), fn.Shards)
 	}
 	slices.Sort(m.Files)
-	return index.Commit(ctx, fn.Dir, m)
+	if err := index.Commit(ctx, fn.Dir, m); err != nil {
+		return err
+	}
+	fault.At(fault.IndexCommitted)
+	emit(fn.Name)
+	return nil
 }
