@@ -143,7 +143,7 @@ type Config struct {
 	Against []string
 	// IndexLabel names the segment written to WriteIndex,
 	// segment-<IndexLabel> (--index_label; letters, digits, '.', '_',
-	// '-'); "" is the run's start time, 20060102T150405Z (index.LabelOf).
+	// '-'); "" is the run's start time, 20060102T150405.000Z (index.LabelOf).
 	IndexLabel string
 	// RunID names the run's temporary files and its locks; "" draws one
 	// (output.NewRunID) when the job is built.

@@ -13,7 +13,7 @@
 //	DIR/segment-<label>/_SUCCESS                        written last
 //
 // The label is the run's (--index_label), by default its start time
-// (LabelOf: 20261125T031500Z), so names sort by time.
+// (LabelOf: 20261125T031500.000Z), so names sort by time.
 //
 // # Commit
 //
@@ -228,9 +228,9 @@ func jsonValue(v any) string {
 // --index_label).
 func SegmentName(label string) string { return segPrefix + label }
 
-// LabelOf is the default label of a run started at t: its UTC time,
-// 20060102T150405Z, which sorts as time does.
-func LabelOf(t time.Time) string { return t.UTC().Format("20060102T150405Z") }
+// LabelOf is the default label of a run started at t: its UTC time to the
+// millisecond, 20060102T150405.000Z, which sorts as time does.
+func LabelOf(t time.Time) string { return t.UTC().Format("20060102T150405.000Z") }
 
 // ShardName is the name of Parquet file shard of n in a segment.
 func ShardName(shard, n int) string { return fmt.Sprintf("pages-%05d-of-%05d.parquet", shard, n) }
@@ -401,21 +401,14 @@ func dirBase(p string) (string, string) {
 }
 
 // uncommittedRun returns why the segment seg (named name, with _SUCCESS)
-// belongs to a run that did not commit its output, or "": its output's
-// summary.json names the segment and the output has no _SUCCESS.
+// belongs to a run that did not commit its output, or "": the output
+// (Meta.Output) has no _SUCCESS, and its summary.json names the segment
+// or, before the commit renamed it, the output holds other files (the
+// run's temporary files). An output that is gone or empty, or whose
+// summary.json names another segment, leaves the segment committed.
 func uncommittedRun(ctx context.Context, seg, name string) string {
 	m, err := ReadMeta(ctx, seg)
 	if err != nil || m.Output == "" {
-		return ""
-	}
-	b, err := readAll(ctx, Join(m.Output, "summary.json"))
-	if err != nil {
-		return "" // the output is gone: the segment stands alone
-	}
-	var sum struct {
-		IndexSegment string `json:"index_segment"`
-	}
-	if json.Unmarshal(b, &sum) != nil || sum.IndexSegment != name {
 		return ""
 	}
 	fs, err := storage.New(ctx, m.Output)
@@ -426,7 +419,20 @@ func uncommittedRun(ctx context.Context, seg, name string) string {
 	if ok, _ := exists(ctx, fs, Join(m.Output, SuccessFile)); ok {
 		return ""
 	}
-	return "its run did not commit (" + m.Output + " has no " + SuccessFile + ")"
+	why := "its run did not commit (" + m.Output + " has no " + SuccessFile + ")"
+	if b, err := readAll(ctx, Join(m.Output, "summary.json")); err == nil {
+		var sum struct {
+			IndexSegment string `json:"index_segment"`
+		}
+		if json.Unmarshal(b, &sum) != nil || sum.IndexSegment != name {
+			return ""
+		}
+		return why
+	}
+	if files, err := fs.List(ctx, Join(m.Output, "*")); err == nil && len(files) > 0 {
+		return why
+	}
+	return ""
 }
 
 // Segments returns the committed segments of dir (Scan), in name order.

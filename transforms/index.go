@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -130,7 +131,10 @@ func (fn *joinKeptFn) ProcessElement(ctx context.Context, id string, kept func(*
 func shardMarker(i int) (int, int) { return i, i }
 
 // writeIndexShardFn writes the rows of one shard as one Parquet file
-// (index.WriteRows); the file is new, in the run's own segment directory.
+// (index.WriteRows), in the order of their pages' warc.Ref.Key, so that
+// the same run writes the same bytes every time (a shard's rows are held
+// in memory to sort them: about 1 KB a page); the file is new, in the
+// run's own segment directory.
 type writeIndexShardFn struct {
 	Dir    string
 	Shards int
@@ -148,13 +152,18 @@ func (fn *writeIndexShardFn) ProcessElement(ctx context.Context, shard int, _ fu
 	if err != nil {
 		return fmt.Errorf("index: %v", err)
 	}
+	var all []dedup.Prior
+	var p dedup.Prior
+	for rows(&p) {
+		all = append(all, p)
+		p = dedup.Prior{}
+	}
+	slices.SortFunc(all, func(a, b dedup.Prior) int { return strings.Compare(a.Key(), b.Key()) })
 	n, err := index.WriteRows(w, func(write func(dedup.Prior) error) error {
-		var p dedup.Prior
-		for rows(&p) {
+		for _, p := range all {
 			if err := write(p); err != nil {
 				return err
 			}
-			p = dedup.Prior{}
 		}
 		return nil
 	})
