@@ -397,4 +397,3 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
-
