@@ -45,7 +45,7 @@ func Validate(ctx context.Context, c *config.Config) error {
 	if _, err := usedOutput(ctx, c.Output, c.Overwrite); err != nil {
 		return err
 	}
-	return checkOutput(ctx, c.Output)
+	return checkOutput(ctx, c.Output, c.RunID)
 }
 
 // usedOutput lists the output directory and returns the paths of the files
@@ -135,19 +135,22 @@ func checkInput(ctx context.Context, globs []string, prefix string) error {
 
 // checkOutput checks that the job can write to out before any input is
 // read: a local output directory is created, and a probe file
-// (output.ProbeFile) created in it (O_EXCL, so never through a symlink)
+// (output.ProbeFile and the run ID) created in it (O_EXCL, so never through a symlink)
 // and removed; any other output (gs://, s3://, any scheme registered with
 // Beam's filesystem registry) gets the probe written, closed (which commits
 // it on object stores) and removed through its filesystem. A filesystem
 // that cannot remove files is only checked for being registered, since the
 // probe would be left behind.
-func checkOutput(ctx context.Context, out string) error {
+func checkOutput(ctx context.Context, out, runID string) error {
 	fs, err := storage.New(ctx, out)
 	if err != nil {
 		return config.ParamErrorf(config.LayoutQuoted, "--output", out, "%w", err)
 	}
 	defer fs.Close()
 	probe := output.JoinPath(out, output.ProbeFile)
+	if runID != "" {
+		probe += "-" + runID
+	}
 	if strings.Contains(out, "://") {
 		rm, ok := fs.(filesystem.Remover)
 		if !ok {
