@@ -28,11 +28,13 @@ type Launched struct {
 }
 
 // Launch prepares the run c and returns it once nothing stands in its way:
-// c is validated (Validate); the output directory and the --write_index
-// directory are locked (storage.TakeLock: a second run on either is
-// refused with the other run's host, pid and start time, a stale lock is
-// replaced and noted), and c is validated again under the locks; the
-// partial segments of --write_index (index.Scan: killed runs) are removed;
+// its values are checked (config.Config.ValidateValues); the output
+// directory and the --write_index directory are locked (storage.TakeLock:
+// a second run on either is refused with the other run's host, pid and
+// start time, a stale lock is replaced and noted); the partial segments of
+// --write_index (index.Scan: killed runs) are removed; c is validated
+// under the locks (Validate; a refused run removes the directories its
+// locks created);
 // an --against directory that is the --write_index directory and holds no
 // segment yet is dropped from c.Against (this run starts the index). It
 // sets c.RunID and c.IndexLabel when empty. Errors are *config.ParamError,
@@ -41,17 +43,33 @@ func Launch(ctx context.Context, c *config.Config) (*Launched, error) {
 	if c.RunID == "" {
 		c.RunID = output.NewRunID()
 	}
-	if err := Validate(ctx, c); err != nil {
+	if err := c.ValidateValues(); err != nil {
 		return nil, err
 	}
+	if storage.IsHTTP(c.Output) {
+		return nil, Validate(ctx, c)
+	}
 	l := &Launched{cfg: *c}
+	var made []string // local directories the locks created
+	fail := func(err error) (*Launched, error) {
+		l.Release(ctx)
+		for i := len(made) - 1; i >= 0; i-- {
+			os.Remove(made[i]) // only if empty: nothing of the run's left in it
+		}
+		return nil, err
+	}
 	take := func(flag, dir string) error {
+		if storage.IsLocal(dir) {
+			if _, err := os.Stat(dir); os.IsNotExist(err) {
+				made = append(made, dir)
+			}
+		}
 		lk, err := storage.TakeLock(ctx, dir, c.RunID)
 		if err != nil {
 			if errors.Is(err, storage.ErrLocked) {
 				return config.ParamErrorf(config.LayoutQuotedIs, flag, dir, "is %v", err)
 			}
-			return config.ParamErrorf(config.LayoutQuoted, flag, dir, "%v", err)
+			return config.ParamErrorf(config.LayoutQuotedIs, flag, dir, "is not writable: %v", err)
 		}
 		if lk.Stale.PID != 0 {
 			l.Notes = append(l.Notes, fmt.Sprintf("%s %s: replaced the stale lock of a run that is gone (%s)", flag, dir, lk.Stale))
@@ -60,28 +78,25 @@ func Launch(ctx context.Context, c *config.Config) (*Launched, error) {
 		return nil
 	}
 	if err := take("--output", c.Output); err != nil {
-		return nil, err
+		return fail(err)
 	}
 	if c.WriteIndex != "" {
 		if err := take("--write_index", c.WriteIndex); err != nil {
-			l.Release(ctx)
-			return nil, err
+			return fail(err)
 		}
 		removed, err := index.RemovePartial(ctx, c.WriteIndex)
 		for _, st := range removed {
 			l.Notes = append(l.Notes, fmt.Sprintf("--write_index %s: removed the partial segment %s (%s)", c.WriteIndex, st.Name, st.Partial))
 		}
 		if err != nil {
-			l.Release(ctx)
-			return nil, config.ParamErrorf(config.LayoutQuoted, "--write_index", c.WriteIndex, "%v", err)
+			return fail(config.ParamErrorf(config.LayoutQuoted, "--write_index", c.WriteIndex, "%v", err))
+		}
+		if c.IndexLabel == "" {
+			c.IndexLabel = index.LabelOf(time.Now())
 		}
 	}
-	if c.WriteIndex != "" && c.IndexLabel == "" {
-		c.IndexLabel = index.LabelOf(time.Now())
-	}
 	if err := Validate(ctx, c); err != nil {
-		l.Release(ctx)
-		return nil, err
+		return fail(err)
 	}
 	if startsIndex(ctx, c) {
 		l.Notes = append(l.Notes, fmt.Sprintf("--against %s: the index has no segment yet; this run starts it", c.WriteIndex))

@@ -85,7 +85,7 @@ func TakeLock(ctx context.Context, dir, runID string) (*Lock, error) {
 			break
 		}
 		if !errors.Is(err, os.ErrExist) || attempt > 0 {
-			return nil, fmt.Errorf("taking the lock %s: %w", l.Path, err)
+			return nil, fmt.Errorf("its lock cannot be written: %w", err)
 		}
 		other, rerr := readLock(ctx, l.Path)
 		if rerr != nil {
