@@ -84,7 +84,7 @@ func TakeLock(ctx context.Context, dir, runID string) (*Lock, error) {
 		if err == nil {
 			break
 		}
-		if !errors.Is(err, os.ErrExist) || attempt > 0 {
+		if !errors.Is(err, os.ErrExist) {
 			return nil, fmt.Errorf("its lock cannot be written: %w", err)
 		}
 		other, rerr := readLock(ctx, l.Path)
@@ -94,8 +94,13 @@ func TakeLock(ctx context.Context, dir, runID string) (*Lock, error) {
 			}
 			return nil, fmt.Errorf("%w (lock %s unreadable: %v; remove it if no run uses the directory)", ErrLocked, l.Path, rerr)
 		}
-		if !lockStale(other, host) {
+		if !lockStale(other, host) || attempt > 1 {
 			return nil, fmt.Errorf("%w (%s; lock %s)", ErrLocked, other, l.Path)
+		}
+		// Another run may have replaced the stale lock meanwhile: remove
+		// only the lock read above.
+		if again, err := readLock(ctx, l.Path); err != nil || again != other {
+			continue
 		}
 		if err := removePath(ctx, l.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("%w: stale lock %s (%s) cannot be removed: %v", ErrLocked, l.Path, other, err)
