@@ -18,8 +18,13 @@
 #                  --output and one index (--against and --write_index):
 #                  exactly one must succeed, and the other exit 2 with one
 #                  line on stderr.
+#   concurrent-index N   the same with two outputs and one index; here both
+#                  may also succeed one after the other (the second took
+#                  the lock after the first released it): then the second
+#                  must have read the first's segment, which is counted
+#                  apart.
 #
-# Usage: scripts/kill-sequence.sh [kills [N]] [concurrent [N]] (default: both)
+# Usage: scripts/kill-sequence.sh [kills [N]] [concurrent [N]] [concurrent-index [N]] (default: all three)
 # Writes under ${KILL_DIR:-/tmp/ndd-kill}; prints one line per trial and the
 # counts; exit 1 if any trial failed. Seed: $SEED (default: the time).
 set -euo pipefail
@@ -146,14 +151,18 @@ kills() {
 	[ $bad -eq 0 ]
 }
 
+# concurrent N [SEPARATE]: two runs at once on one index and one output
+# (two outputs when SEPARATE is given).
 concurrent() {
-	local n=$1 ok=0 bad=0
+	local n=$1 separate=${2:-} ok=0 bad=0 serial=0
 	for i in $(seq 1 "$n"); do
 		local root="$dir/conc-$i"
+		local oa="$root/out" ob="$root/out"
+		if [ -n "$separate" ]; then oa="$root/out-a"; ob="$root/out-b"; fi
 		mkdir -p "$root"
-		"$bin" --input="$dir/crawl/b1" --output="$root/out" --against="$root/index" --write_index="$root/index" --index_label=a >"$root/a.stdout" 2>"$root/a.stderr" &
+		"$bin" --input="$dir/crawl/b1" --output="$oa" --against="$root/index" --write_index="$root/index" --index_label=a >"$root/a.stdout" 2>"$root/a.stderr" &
 		local pa=$!
-		"$bin" --input="$dir/crawl/b2" --output="$root/out" --against="$root/index" --write_index="$root/index" --index_label=b >"$root/b.stdout" 2>"$root/b.stderr" &
+		"$bin" --input="$dir/crawl/b2" --output="$ob" --against="$root/index" --write_index="$root/index" --index_label=b >"$root/b.stdout" 2>"$root/b.stderr" &
 		local pb=$!
 		local sa=0 sb=0
 		wait $pa || sa=$?
@@ -162,22 +171,30 @@ concurrent() {
 		if [ $sa -eq 0 ] && [ $sb -eq 2 ]; then loser=b; fi
 		if [ $sb -eq 0 ] && [ $sa -eq 2 ]; then loser=a; fi
 		# the loser's stderr: one line (the winner may print the "starts it" note)
-		if [ -n "$loser" ] && [ "$(wc -l <"$root/$loser.stderr")" -eq 1 ] && [ -e "$root/out/_SUCCESS" ] &&
+		local winner_out=$oa
+		[ "$loser" = a ] && winner_out=$ob
+		if [ -n "$loser" ] && [ "$(wc -l <"$root/$loser.stderr")" -eq 1 ] && [ -e "$winner_out/_SUCCESS" ] &&
 			[ "$(find "$root/index" -maxdepth 1 -name 'segment-*' | wc -l)" -eq 1 ]; then
 			ok=$((ok + 1))
 			echo "trial $i: one succeeded, the other exit 2: $(cat "$root/$loser.stderr")"
+			rm -rf "$root"
+		elif [ -n "$separate" ] && [ $sa -eq 0 ] && [ $sb -eq 0 ] &&
+			[ "$(cat "$root/a.stderr" "$root/b.stderr" | grep -c 'this run starts it')" -eq 1 ] &&
+			[ "$(cat "$root/a.stdout" "$root/b.stdout" | grep -c 'of them for pages of earlier runs')" -eq 1 ]; then
+			serial=$((serial + 1))
+			echo "trial $i: the two ran one after the other, the second against the first's segment"
 			rm -rf "$root"
 		else
 			bad=$((bad + 1))
 			echo "trial $i: FAILED: exit $sa and $sb; a: $(cat "$root/a.stderr") b: $(cat "$root/b.stderr")"
 		fi
 	done
-	echo "concurrent: $n trials: $ok with exactly one success and one exit 2 on one line, $bad otherwise"
+	echo "concurrent${separate:+ (two outputs, one index)}: $n trials: $ok with exactly one success and one exit 2 on one line,${separate:+ $serial run one after the other (the second read the segment of the first),} $bad otherwise"
 	[ $bad -eq 0 ]
 }
 
 status=0
-if [ $# -eq 0 ]; then set -- kills concurrent; fi
+if [ $# -eq 0 ]; then set -- kills concurrent concurrent-index; fi
 while [ $# -gt 0 ]; do
 	what=$1
 	shift
@@ -186,7 +203,8 @@ while [ $# -gt 0 ]; do
 	case $what in
 	kills) kills "${n:-50}" || status=1 ;;
 	concurrent) concurrent "${n:-20}" || status=1 ;;
-	*) echo "usage: $0 [kills [N]] [concurrent [N]]" >&2; exit 2 ;;
+	concurrent-index) concurrent "${n:-20}" separate || status=1 ;;
+	*) echo "usage: $0 [kills [N]] [concurrent [N]] [concurrent-index [N]]" >&2; exit 2 ;;
 	esac
 done
 exit $status
