@@ -120,9 +120,10 @@ type Config struct {
 	// summary.json.
 	Runner string
 	// Overwrite lets the job write into an output directory that holds
-	// files of an earlier run, which it removes first (pipeline.Validate
-	// refuses such a directory otherwise, and refuses it even then when it
-	// holds files the job does not write).
+	// files of an earlier run, which its commit replaces
+	// (transforms.Outputs.Replace; pipeline.Validate refuses such a
+	// directory otherwise, and refuses it even then when it holds files
+	// the job does not write).
 	Overwrite bool
 	// Progress says whether the command prints a progress line on stderr
 	// every ProgressInterval (records and MB read, MB/s, documents, pairs,
