@@ -192,9 +192,12 @@ type Meta struct {
 	Segment string `json:"segment"`
 	// Created is when the run that wrote it started (RFC 3339, UTC).
 	Created string `json:"created"`
-	// Pages is the number of rows; Files the Parquet files holding them.
-	Pages int      `json:"pages"`
-	Files []string `json:"files"`
+	// Pages is the number of rows; Files the Parquet files holding them,
+	// FileBytes their sizes (absent in segments written before sizes were
+	// recorded).
+	Pages     int              `json:"pages"`
+	Files     []string         `json:"files"`
+	FileBytes map[string]int64 `json:"file_bytes,omitempty"`
 	// Params must agree with a run that reads the segment (Check).
 	Params Agreement `json:"params"`
 	// Output is the output directory of the run that wrote the segment
@@ -244,10 +247,13 @@ func Join(dir, name string) string {
 }
 
 // WriteRows writes the pages of rows as one Parquet file to w (zstd, row
-// groups of at most RowGroupRows rows). rows is called with a function
-// that writes one page; its error is returned.
-func WriteRows(w io.Writer, rows func(write func(dedup.Prior) error) error) (n int, err error) {
-	pw := parquet.NewGenericWriter[Row](w, parquet.Compression(&zstd.Codec{}), parquet.MaxRowsPerRowGroup(RowGroupRows))
+// groups of at most RowGroupRows rows) and returns the rows and bytes
+// written. rows is called with a function that writes one page; its error
+// is returned.
+func WriteRows(w io.Writer, rows func(write func(dedup.Prior) error) error) (n int, size int64, err error) {
+	cw := &countingWriter{w: w}
+	defer func() { size = cw.n }()
+	pw := parquet.NewGenericWriter[Row](cw, parquet.Compression(&zstd.Codec{}), parquet.MaxRowsPerRowGroup(RowGroupRows))
 	buf := make([]Row, 0, 256)
 	flush := func() error {
 		if len(buf) == 0 {
@@ -271,6 +277,18 @@ func WriteRows(w io.Writer, rows func(write func(dedup.Prior) error) error) (n i
 	if cerr := pw.Close(); err == nil {
 		err = cerr
 	}
+	return n, 0, err
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
 	return n, err
 }
 
@@ -290,7 +308,8 @@ func WriteSegment(ctx context.Context, dir, name, created string, p config.Param
 	if err != nil {
 		return err
 	}
-	_, err = WriteRows(w, func(write func(dedup.Prior) error) error {
+	var size int64
+	_, size, err = WriteRows(w, func(write func(dedup.Prior) error) error {
 		for _, q := range pages {
 			if err := write(q); err != nil {
 				return err
@@ -304,7 +323,8 @@ func WriteSegment(ctx context.Context, dir, name, created string, p config.Param
 	if err != nil {
 		return fmt.Errorf("index %s: %v", seg, err)
 	}
-	return Commit(ctx, seg, Meta{Segment: name, Created: created, Pages: len(pages), Files: []string{file}, Params: AgreementOf(p)})
+	return Commit(ctx, seg, Meta{Segment: name, Created: created, Pages: len(pages), Files: []string{file},
+		FileBytes: map[string]int64{file: size}, Params: AgreementOf(p)})
 }
 
 // Commit writes segment.json of m and then _SUCCESS into segment dir seg.
@@ -513,8 +533,8 @@ func cmpBool(a, b bool) int {
 }
 
 // Verify checks that the segment of info holds what its segment.json
-// says: exactly the Parquet files it lists, each a whole Parquet file
-// (footer readable), with Meta.Pages rows in all. The error names the
+// says: exactly the Parquet files it lists, each of the size it records
+// and a whole Parquet file (footer readable), with Meta.Pages rows in all. The error names the
 // segment and the file.
 func Verify(ctx context.Context, info Info) error {
 	fs, err := storage.New(ctx, info.Dir)
@@ -541,6 +561,15 @@ func Verify(ctx context.Context, info Info) error {
 		pf, closeFile, err := openParquet(ctx, Join(info.Dir, f))
 		if err != nil {
 			return fmt.Errorf("index segment %s: %s is not a whole Parquet file (%v)", info.Dir, f, err)
+		}
+		if want, ok := info.Meta.FileBytes[f]; ok {
+			if got, err := fs.Size(ctx, Join(info.Dir, f)); err != nil {
+				closeFile()
+				return fmt.Errorf("index segment %s: %s: %v", info.Dir, f, err)
+			} else if got != want {
+				closeFile()
+				return fmt.Errorf("index segment %s: %s holds %d bytes, %s says %d: not the file this segment was written with", info.Dir, f, got, MetaFile, want)
+			}
 		}
 		rows += pf.NumRows()
 		closeFile()

@@ -54,8 +54,9 @@ type IndexSegment struct {
 // indexShard is what writing one Parquet file of a segment gives: its
 // name and rows.
 type indexShard struct {
-	File string
-	Rows int
+	File  string
+	Rows  int
+	Bytes int64
 }
 
 // WriteIndex writes the pages the job kept as a new segment of the index
@@ -159,7 +160,7 @@ func (fn *writeIndexShardFn) ProcessElement(ctx context.Context, shard int, _ fu
 		p = dedup.Prior{}
 	}
 	slices.SortFunc(all, func(a, b dedup.Prior) int { return strings.Compare(a.Key(), b.Key()) })
-	n, err := index.WriteRows(w, func(write func(dedup.Prior) error) error {
+	n, size, err := index.WriteRows(w, func(write func(dedup.Prior) error) error {
 		for _, p := range all {
 			if err := write(p); err != nil {
 				return err
@@ -173,7 +174,7 @@ func (fn *writeIndexShardFn) ProcessElement(ctx context.Context, shard int, _ fu
 	if err != nil {
 		return fmt.Errorf("index: writing %s: %v", path, err)
 	}
-	emit(indexShard{File: name, Rows: n})
+	emit(indexShard{File: name, Rows: n, Bytes: size})
 	return nil
 }
 
@@ -200,8 +201,10 @@ func (fn *commitIndexFn) ProcessElement(ctx context.Context, _ []byte, written f
 	}
 	slices.Sort(m.Inputs)
 	var sh indexShard
+	m.FileBytes = map[string]int64{}
 	for written(&sh) {
 		m.Files = append(m.Files, sh.File)
+		m.FileBytes[sh.File] = sh.Bytes
 		m.Pages += sh.Rows
 	}
 	if len(m.Files) != fn.Shards {

@@ -228,9 +228,9 @@ func TestFaultTwoRunsOneIndex(t *testing.T) {
 }
 
 // A committed segment with a truncated Parquet file, a segment.json whose
-// page count or file list disagrees with its files, a run whose extraction
-// caps differ from the index's: each a one-line refusal with status 2
-// naming the segment, never a panic.
+// page count or file list disagrees with its files, a file swapped in from
+// another segment, a run whose extraction caps differ from the index's:
+// each a one-line refusal with status 2 naming the segment, never a panic.
 func TestFaultDamagedOrMismatchedIndex(t *testing.T) {
 	dir := t.TempDir()
 	ix := filepath.Join(dir, "index")
@@ -259,6 +259,15 @@ func TestFaultDamagedOrMismatchedIndex(t *testing.T) {
 	code, stdout, stderr = day2()
 	wantRefusal(t, "wrong page count", code, stdout, stderr, "segment-d1", "pages")
 	os.WriteFile(filepath.Join(seg, index.MetaFile), meta, 0o644)
+
+	other := filepath.Join(dir, "other-index")
+	if code, _, stderr := cli(t, day2Input, "--output="+filepath.Join(dir, "other"), "--write_index="+other, "--index_label=d2"); code != 0 {
+		t.Fatalf("other index: exit %d: %s", code, stderr)
+	}
+	os.WriteFile(parquetFile, readFileT(t, filepath.Join(other, "segment-d2", "pages-00000-of-00001.parquet")), 0o644)
+	code, stdout, stderr = day2()
+	wantRefusal(t, "a file swapped in from another segment", code, stdout, stderr, "segment-d1", "pages-00000-of-00001.parquet", "bytes")
+	os.WriteFile(parquetFile, good, 0o644)
 
 	os.WriteFile(filepath.Join(seg, "pages-00001-of-00001.parquet"), good, 0o644)
 	code, stdout, stderr = day2()
