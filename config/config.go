@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -126,9 +127,10 @@ type Config struct {
 	// summary.json.
 	Runner string
 	// Overwrite lets the job write into an output directory that holds
-	// files of an earlier run, which it removes first (pipeline.Validate
-	// refuses such a directory otherwise, and refuses it even then when it
-	// holds files the job does not write).
+	// files of an earlier run, which its commit replaces
+	// (transforms.Outputs.Replace; pipeline.Validate refuses such a
+	// directory otherwise, and refuses it even then when it holds files
+	// the job does not write).
 	Overwrite bool
 	// Progress says whether the command prints a progress line on stderr
 	// every ProgressInterval (records and MB read, MB/s, documents, pairs,
@@ -147,6 +149,13 @@ type Config struct {
 	// new pages are decided against (dedup.RunAgainst,
 	// transforms.DecideAgainst); none by default.
 	Against []string
+	// IndexLabel names the segment written to WriteIndex,
+	// segment-<IndexLabel> (--index_label; letters, digits, '.', '_',
+	// '-'); "" is the run's start time, 20060102T150405.000Z (index.LabelOf).
+	IndexLabel string
+	// RunID names the run's temporary files and its locks; "" draws one
+	// (output.NewRunID) when the job is built.
+	RunID string
 }
 
 // DefaultParams returns the job's default parameters: τ and the minimum
@@ -282,6 +291,58 @@ func (c *Config) ValidateValues() error {
 	}
 	if strings.HasPrefix(c.WriteIndex, "http://") || strings.HasPrefix(c.WriteIndex, "https://") {
 		return ParamErrorf(LayoutQuoted, "--write_index", c.WriteIndex, "http(s) is read-only; write to a local directory, gs:// or s3://")
+	}
+	if c.WriteIndex != "" {
+		if inside(c.WriteIndex, c.Output) || inside(c.Output, c.WriteIndex) {
+			return ParamErrorf(LayoutQuoted, "--write_index", c.WriteIndex, "is --output %q or inside it, or holds it: the index and the outputs need directories of their own", c.Output)
+		}
+	}
+	for _, a := range c.Against {
+		if inside(a, c.Output) {
+			return ParamErrorf(LayoutQuoted, "--against", a, "is --output %q or inside it: the index and the outputs need directories of their own", c.Output)
+		}
+	}
+	if c.IndexLabel != "" {
+		if err := checkLabel(c.IndexLabel); err != nil {
+			return ParamErrorf(LayoutIsQuoted, "--index_label", c.IndexLabel, "%v", err)
+		}
+	}
+	return nil
+}
+
+// inside reports whether the directory a is b or lies under it: local
+// paths compared absolute and clean, URLs as strings without a trailing
+// slash.
+func inside(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	if strings.Contains(a, "://") != strings.Contains(b, "://") {
+		return false
+	}
+	if strings.Contains(a, "://") {
+		a, b = strings.TrimSuffix(a, "/"), strings.TrimSuffix(b, "/")
+		return a == b || strings.HasPrefix(a, b+"/")
+	}
+	aa, err1 := filepath.Abs(a)
+	ba, err2 := filepath.Abs(b)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(ba, aa)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// checkLabel returns an error unless label is 1 to 100 of the characters
+// A-Z a-z 0-9 . _ - and does not start with a dot.
+func checkLabel(label string) error {
+	if len(label) > 100 || label[0] == '.' {
+		return fmt.Errorf("want 1 to 100 characters, not starting with a dot")
+	}
+	for _, c := range label {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return fmt.Errorf("%q is not allowed: want letters, digits, '.', '_' and '-'", c)
+		}
 	}
 	return nil
 }

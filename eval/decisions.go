@@ -7,6 +7,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/match"
 )
 
 // DecisionRecord is one line of a decisions output (decisions*.jsonl, the
@@ -127,6 +128,17 @@ func loadGlob[T any](pattern string, read func(io.Reader, func(T) error) error) 
 //   - the clusters list exactly the dropped pages under their kept page,
 //     with size 1 + dropped.
 func CheckDecisions(ds []DecisionRecord, clusters []ClusterRecord, pairs []PairRecord, p config.Params) []error {
+	return CheckDecisionsAgainst(ds, clusters, pairs, p, nil)
+}
+
+// CheckDecisionsAgainst is CheckDecisions for a run with --against: a page
+// dropped for a page of the index (kept_by_segment set) must be dropped
+// for a page of prior (the pages of the index it ran against, by
+// warc.Ref.Key) in that segment, with the same record ID and URI, at a
+// Jaccard >= τ (same_site_tau within a site) or as an exact-text copy
+// (Jaccard 1); the index page's cluster line lists the pages dropped for
+// it.
+func CheckDecisionsAgainst(ds []DecisionRecord, clusters []ClusterRecord, pairs []PairRecord, p config.Params, prior map[string]dedup.Prior) []error {
 	var errs []error
 	bad := func(format string, args ...any) {
 		if len(errs) < 50 {
@@ -183,6 +195,25 @@ func CheckDecisions(ds []DecisionRecord, clusters []ClusterRecord, pairs []PairR
 		}
 		keeper := d.Keeper()
 		k := keeper.Key()
+		if d.KeptBySegment != "" {
+			q, ok := prior[k]
+			switch {
+			case prior == nil:
+				bad("dropped page %s: kept_by_segment %s, and no index to check it against", loc, d.KeptBySegment)
+			case !ok || q.Segment != d.KeptBySegment || q.RecordID != keeper.RecordID || q.URI != keeper.URI:
+				bad("dropped page %s: kept_by %s (%s) at %s is not a page of index segment %s", loc, d.KeptBy, d.KeptByURI, k, d.KeptBySegment)
+			default:
+				min := p.Tau
+				if !p.SiteRule().Keep(d.Jaccard, match.SiteOf(d.Ref.Site()), match.SiteOf(keeper.Site())) {
+					min = max(min, p.SameSiteTau)
+				}
+				if d.Method == dedup.DecideExactText && d.Jaccard != 1 || d.Method != dedup.DecideExactText && d.Jaccard < min {
+					bad("dropped page %s (%s): kept_by %s of segment %s at jaccard %v, below %v", loc, d.Method, k, d.KeptBySegment, d.Jaccard, min)
+				}
+			}
+			members[k]++
+			continue
+		}
 		if kd, ok := byLoc[k]; !ok || !kd.Keep || kd.RecordID != keeper.RecordID || kd.URI != keeper.URI {
 			bad("dropped page %s: kept_by %s (%s) at %s is not a kept page", loc, d.KeptBy, d.KeptByURI, k)
 			continue
@@ -209,7 +240,9 @@ func CheckDecisions(ds []DecisionRecord, clusters []ClusterRecord, pairs []PairR
 			bad("cluster of %s listed twice", k)
 		}
 		seen[k] = true
-		if d, ok := byLoc[k]; !ok || !d.Keep {
+		if _, inIndex := prior[k]; inIndex {
+			// a page of the index: checked by the pages that name it
+		} else if d, ok := byLoc[k]; !ok || !d.Keep {
 			bad("cluster of %s: not a kept page", k)
 		}
 		if c.Size != 1+len(c.Dropped) || len(c.Dropped) != members[k] {

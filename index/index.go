@@ -8,12 +8,25 @@
 // storage) of segments; each run that writes the index adds one segment
 // and never changes another:
 //
-//	DIR/segment-<run ID>/pages-SSSSS-of-NNNNN.parquet   one row per kept page (Row)
-//	DIR/segment-<run ID>/segment.json                    Meta: schema, parameters, counts
-//	DIR/segment-<run ID>/_SUCCESS                        written last
+//	DIR/segment-<label>/pages-SSSSS-of-NNNNN.parquet   one row per kept page (Row)
+//	DIR/segment-<label>/segment.json                    Meta: schema, parameters, counts, output, inputs
+//	DIR/segment-<label>/_SUCCESS                        written last
 //
-// A reader trusts a segment only with _SUCCESS, so a run that failed half
-// way leaves nothing a later run reads.
+// The label is the run's (--index_label), by default its start time
+// (LabelOf: 20261125T031500.000Z), so names sort by time.
+//
+// # Commit
+//
+// A segment is committed when it has _SUCCESS and the run that wrote it
+// committed too: the job writes the segment's _SUCCESS just before its
+// output's _SUCCESS (transforms.Outputs.Commit), so a run killed between
+// the two leaves a segment whose output (Meta.Output) has a summary.json
+// naming the segment and no _SUCCESS. Scan calls such a segment partial,
+// as it does one without _SUCCESS or one whose output now names another
+// segment (the day was rerun); a reader never reads a partial segment,
+// and RemovePartial (the next run writing the index, or ndd-eval index
+// --remove_partial) removes them. An output that is gone (moved or
+// deleted) does not make its segment partial.
 //
 // # Rows
 //
@@ -39,11 +52,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 
@@ -138,6 +155,12 @@ type Agreement struct {
 	KeepMarkupBoilerplate bool    `json:"keep_markup_boilerplate"`
 	SharedBlockPages      int     `json:"shared_block_pages"`
 	Keep                  string  `json:"keep"`
+	// The extraction caps decide which signatures a capped page has.
+	// Segments written before they were recorded read as the defaults.
+	MaxInputBytes int `json:"max_input_bytes"`
+	MaxTextBytes  int `json:"max_text_bytes"`
+	MaxTokens     int `json:"max_tokens"`
+	MaxSignatures int `json:"max_signatures"`
 }
 
 // AgreementOf is the agreement of a run with parameters p, empty names
@@ -147,7 +170,9 @@ func AgreementOf(p config.Params) Agreement {
 		SameSiteTau: p.SameSiteTau, VerifyShare: p.VerifyShare, Lang: p.Lang, Antecedents: p.Antecedents, ShingleK: p.ShingleK,
 		IDFMin: p.IDFMin, IDFMax: p.IDFMax, IDFKeepShared: p.IDFKeepShared, MinSignatures: p.MinSignatures,
 		MinBlockTokens: p.MinBlockTokens, KeepMarkupBoilerplate: p.KeepMarkupBoilerplate,
-		SharedBlockPages: p.SharedBlockPages, Keep: p.Keep}
+		SharedBlockPages: p.SharedBlockPages, Keep: p.Keep,
+		MaxInputBytes: p.MaxInputBytes, MaxTextBytes: p.MaxTextBytes, MaxTokens: p.MaxTokens, MaxSignatures: p.MaxSignatures}
+	a.defaultCaps()
 	if a.Method == "" {
 		a.Method = config.MethodSpotSigs
 	}
@@ -163,17 +188,41 @@ func AgreementOf(p config.Params) Agreement {
 	return a
 }
 
+// defaultCaps sets the extraction caps that are 0 (not recorded, or the
+// spotsig default) to spotsig's defaults.
+func (a *Agreement) defaultCaps() {
+	for _, c := range []struct {
+		v   *int
+		def int
+	}{{&a.MaxInputBytes, spotsig.DefaultMaxInputBytes}, {&a.MaxTextBytes, spotsig.DefaultMaxTextBytes},
+		{&a.MaxTokens, spotsig.DefaultMaxTokens}, {&a.MaxSignatures, spotsig.DefaultMaxSignatures}} {
+		if *c.v == 0 {
+			*c.v = c.def
+		}
+	}
+}
+
 // Meta is a segment's segment.json.
 type Meta struct {
 	// Segment is the segment's name (its directory's base name).
 	Segment string `json:"segment"`
 	// Created is when the run that wrote it started (RFC 3339, UTC).
 	Created string `json:"created"`
-	// Pages is the number of rows; Files the Parquet files holding them.
-	Pages int      `json:"pages"`
-	Files []string `json:"files"`
+	// Pages is the number of rows; Files the Parquet files holding them,
+	// FileBytes their sizes (absent in segments written before sizes were
+	// recorded).
+	Pages     int              `json:"pages"`
+	Files     []string         `json:"files"`
+	FileBytes map[string]int64 `json:"file_bytes,omitempty"`
 	// Params must agree with a run that reads the segment (Check).
 	Params Agreement `json:"params"`
+	// Output is the output directory of the run that wrote the segment
+	// (absolute when local), whose commit commits the segment (Scan); ""
+	// for a segment written outside the job (WriteSegment).
+	Output string `json:"output,omitempty"`
+	// Inputs are the WARC files the run read (absolute when local), so that
+	// a run of the same files against the index is refused.
+	Inputs []string `json:"inputs,omitempty"`
 }
 
 // Check returns an error naming the first parameter in which a run with
@@ -194,8 +243,13 @@ func jsonValue(v any) string {
 	return string(b)
 }
 
-// SegmentName is the name of the segment a run with run ID id writes.
-func SegmentName(id string) string { return segPrefix + id }
+// SegmentName is the name of the segment of label (LabelOf, or
+// --index_label).
+func SegmentName(label string) string { return segPrefix + label }
+
+// LabelOf is the default label of a run started at t: its UTC time to the
+// millisecond, 20060102T150405.000Z, which sorts as time does.
+func LabelOf(t time.Time) string { return t.UTC().Format("20060102T150405.000Z") }
 
 // ShardName is the name of Parquet file shard of n in a segment.
 func ShardName(shard, n int) string { return fmt.Sprintf("pages-%05d-of-%05d.parquet", shard, n) }
@@ -209,10 +263,13 @@ func Join(dir, name string) string {
 }
 
 // WriteRows writes the pages of rows as one Parquet file to w (zstd, row
-// groups of at most RowGroupRows rows). rows is called with a function
-// that writes one page; its error is returned.
-func WriteRows(w io.Writer, rows func(write func(dedup.Prior) error) error) (n int, err error) {
-	pw := parquet.NewGenericWriter[Row](w, parquet.Compression(&zstd.Codec{}), parquet.MaxRowsPerRowGroup(RowGroupRows))
+// groups of at most RowGroupRows rows) and returns the rows and bytes
+// written. rows is called with a function that writes one page; its error
+// is returned.
+func WriteRows(w io.Writer, rows func(write func(dedup.Prior) error) error) (n int, size int64, err error) {
+	cw := &countingWriter{w: w}
+	defer func() { size = cw.n }()
+	pw := parquet.NewGenericWriter[Row](cw, parquet.Compression(&zstd.Codec{}), parquet.MaxRowsPerRowGroup(RowGroupRows))
 	buf := make([]Row, 0, 256)
 	flush := func() error {
 		if len(buf) == 0 {
@@ -236,6 +293,18 @@ func WriteRows(w io.Writer, rows func(write func(dedup.Prior) error) error) (n i
 	if cerr := pw.Close(); err == nil {
 		err = cerr
 	}
+	return n, 0, err
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
 	return n, err
 }
 
@@ -255,7 +324,8 @@ func WriteSegment(ctx context.Context, dir, name, created string, p config.Param
 	if err != nil {
 		return err
 	}
-	_, err = WriteRows(w, func(write func(dedup.Prior) error) error {
+	var size int64
+	_, size, err = WriteRows(w, func(write func(dedup.Prior) error) error {
 		for _, q := range pages {
 			if err := write(q); err != nil {
 				return err
@@ -269,7 +339,8 @@ func WriteSegment(ctx context.Context, dir, name, created string, p config.Param
 	if err != nil {
 		return fmt.Errorf("index %s: %v", seg, err)
 	}
-	return Commit(ctx, seg, Meta{Segment: name, Created: created, Pages: len(pages), Files: []string{file}, Params: AgreementOf(p)})
+	return Commit(ctx, seg, Meta{Segment: name, Created: created, Pages: len(pages), Files: []string{file},
+		FileBytes: map[string]int64{file: size}, Params: AgreementOf(p)})
 }
 
 // Commit writes segment.json of m and then _SUCCESS into segment dir seg.
@@ -302,28 +373,262 @@ func Commit(ctx context.Context, seg string, m Meta) error {
 	return nil
 }
 
-// Segments returns the committed segments dir names, in name order: dir
-// itself when it is a segment (it holds segment.json), else its
-// subdirectories segment-*. Segments without _SUCCESS are left out.
-func Segments(ctx context.Context, dir string) ([]string, error) {
+// SegmentState is one segment directory of an index and whether it is
+// committed.
+type SegmentState struct {
+	Dir  string // the segment directory
+	Name string // its base name
+	// Partial says why the segment is not committed; "" when it is.
+	Partial string
+}
+
+// Scan returns the segments of the index dir, in name order, committed
+// and partial (package doc, "Commit"): dir itself when it is a segment
+// (it holds segment.json or _SUCCESS), else its subdirectories segment-*.
+func Scan(ctx context.Context, dir string) ([]SegmentState, error) {
 	fs, err := storage.New(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
 	defer fs.Close()
+	files := map[string]map[string]bool{}
 	if ok, _ := exists(ctx, fs, Join(dir, SuccessFile)); ok {
-		return []string{strings.TrimSuffix(dir, "/")}, nil
+		files[strings.TrimSuffix(dir, "/")] = map[string]bool{SuccessFile: true}
+	} else if ok, _ := exists(ctx, fs, Join(dir, MetaFile)); ok {
+		files[strings.TrimSuffix(dir, "/")] = map[string]bool{MetaFile: true}
+	} else {
+		found, err := fs.List(ctx, Join(Join(dir, segPrefix+"*"), "*"))
+		if err != nil {
+			return nil, fmt.Errorf("index %s: %v", dir, err)
+		}
+		for _, f := range found {
+			seg, name := dirBase(f)
+			if files[seg] == nil {
+				files[seg] = map[string]bool{}
+			}
+			files[seg][name] = true
+		}
 	}
-	found, err := fs.List(ctx, Join(Join(dir, segPrefix+"*"), SuccessFile))
+	var out []SegmentState
+	for seg, names := range files {
+		_, name := dirBase(seg)
+		st := SegmentState{Dir: seg, Name: name}
+		switch {
+		case !names[SuccessFile]:
+			st.Partial = "no " + SuccessFile
+		default:
+			st.Partial = uncommittedRun(ctx, seg, st.Name)
+		}
+		out = append(out, st)
+	}
+	slices.SortFunc(out, func(a, b SegmentState) int { return strings.Compare(a.Dir, b.Dir) })
+	return out, nil
+}
+
+// dirBase splits p (a local path or a URL) into its directory and base
+// name.
+func dirBase(p string) (string, string) {
+	if storage.IsLocal(p) {
+		return filepath.Dir(p), filepath.Base(p)
+	}
+	p = strings.TrimSuffix(p, "/")
+	i := strings.LastIndex(p, "/")
+	return p[:i], p[i+1:]
+}
+
+// uncommittedRun returns why the segment seg (named name, with _SUCCESS)
+// belongs to a run that did not commit its output, or "": the output
+// (Meta.Output) has no _SUCCESS, and its summary.json names the segment
+// or, before the commit renamed it, the output holds other files (the
+// run's temporary files). An output that is gone or empty, or whose
+// summary.json names another segment, leaves the segment committed.
+func uncommittedRun(ctx context.Context, seg, name string) string {
+	m, err := ReadMeta(ctx, seg)
+	if err != nil || m.Output == "" {
+		return ""
+	}
+	fs, err := storage.New(ctx, m.Output)
 	if err != nil {
-		return nil, fmt.Errorf("index %s: %v", dir, err)
+		return ""
+	}
+	defer fs.Close()
+	if ok, _ := exists(ctx, fs, Join(m.Output, SuccessFile)); ok {
+		return ""
+	}
+	why := "its run did not commit (" + m.Output + " has no " + SuccessFile + ")"
+	if b, err := readAll(ctx, Join(m.Output, "summary.json")); err == nil {
+		var sum struct {
+			IndexSegment string `json:"index_segment"`
+		}
+		if json.Unmarshal(b, &sum) != nil || sum.IndexSegment != name {
+			return ""
+		}
+		return why
+	}
+	if files, err := fs.List(ctx, Join(m.Output, "*")); err == nil && len(files) > 0 {
+		return why
+	}
+	return ""
+}
+
+// Segments returns the committed segments of dir (Scan), in name order.
+func Segments(ctx context.Context, dir string) ([]string, error) {
+	all, err := Scan(ctx, dir)
+	if err != nil {
+		return nil, err
 	}
 	var segs []string
-	for _, f := range found {
-		segs = append(segs, strings.TrimSuffix(strings.TrimSuffix(f, SuccessFile), "/"))
+	for _, st := range all {
+		if st.Partial == "" {
+			segs = append(segs, st.Dir)
+		}
 	}
-	slices.Sort(segs)
 	return segs, nil
+}
+
+// RemovePartial removes the partial segments of the index dir (Scan) and
+// returns them. Only a run that holds the index's lock may call it: a
+// run in progress has a partial segment too.
+func RemovePartial(ctx context.Context, dir string) ([]SegmentState, error) {
+	all, err := Scan(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	var removed []SegmentState
+	for _, st := range all {
+		if st.Partial == "" {
+			continue
+		}
+		if err := removeSegment(ctx, st.Dir); err != nil {
+			return removed, fmt.Errorf("index %s: removing partial segment: %v", st.Dir, err)
+		}
+		removed = append(removed, st)
+	}
+	return removed, nil
+}
+
+// removeSegment removes the files of segment directory seg, _SUCCESS
+// first, and the directory itself when local.
+func removeSegment(ctx context.Context, seg string) error {
+	if storage.IsLocal(seg) {
+		os.Remove(filepath.Join(seg, SuccessFile))
+		return os.RemoveAll(seg)
+	}
+	fs, err := storage.New(ctx, seg)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	rm, ok := fs.(filesystem.Remover)
+	if !ok {
+		return fmt.Errorf("its filesystem cannot remove files")
+	}
+	files, err := fs.List(ctx, Join(seg, "*"))
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(files, func(a, b string) int { // _SUCCESS first
+		return cmpBool(!strings.HasSuffix(a, "/"+SuccessFile), !strings.HasSuffix(b, "/"+SuccessFile))
+	})
+	for _, f := range files {
+		if err := rm.Remove(ctx, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
+}
+
+// Verify checks that the segment of info holds what its segment.json
+// says: exactly the Parquet files it lists, each of the size it records
+// and a whole Parquet file (footer readable), with Meta.Pages rows in all. The error names the
+// segment and the file.
+func Verify(ctx context.Context, info Info) error {
+	fs, err := storage.New(ctx, info.Dir)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	found, err := fs.List(ctx, Join(info.Dir, "*.parquet"))
+	if err != nil {
+		return fmt.Errorf("index %s: %v", info.Dir, err)
+	}
+	var names []string
+	for _, f := range found {
+		_, name := dirBase(f)
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	listed := slices.Sorted(slices.Values(info.Meta.Files))
+	if !slices.Equal(names, listed) {
+		return fmt.Errorf("index segment %s: %s lists the files %v, the segment holds %v", info.Dir, MetaFile, listed, names)
+	}
+	var rows int64
+	for _, f := range listed {
+		pf, closeFile, err := openParquet(ctx, Join(info.Dir, f))
+		if err != nil {
+			return fmt.Errorf("index segment %s: %s is not a whole Parquet file (%v)", info.Dir, f, err)
+		}
+		if want, ok := info.Meta.FileBytes[f]; ok {
+			if got, err := fs.Size(ctx, Join(info.Dir, f)); err != nil {
+				closeFile()
+				return fmt.Errorf("index segment %s: %s: %v", info.Dir, f, err)
+			} else if got != want {
+				closeFile()
+				return fmt.Errorf("index segment %s: %s holds %d bytes, %s says %d: not the file this segment was written with", info.Dir, f, got, MetaFile, want)
+			}
+		}
+		rows += pf.NumRows()
+		closeFile()
+	}
+	if rows != int64(info.Meta.Pages) {
+		return fmt.Errorf("index segment %s: %s says %d pages, its Parquet files hold %d rows", info.Dir, MetaFile, info.Meta.Pages, rows)
+	}
+	return nil
+}
+
+// openParquet opens the Parquet file name: a local file is read where it
+// lies (only its footer at first), any other wholly into memory. Errors
+// are the file's (a truncated file: "invalid magic footer"), never a panic.
+func openParquet(ctx context.Context, name string) (f *parquet.File, closeFile func(), err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	if storage.IsLocal(name) {
+		lf, err := os.Open(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		st, err := lf.Stat()
+		if err == nil {
+			f, err = parquet.OpenFile(lf, st.Size())
+		}
+		if err != nil {
+			lf.Close()
+			return nil, nil, err
+		}
+		return f, func() { lf.Close() }, nil
+	}
+	b, err := readAll(ctx, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err = parquet.OpenFile(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() {}, nil
 }
 
 func exists(ctx context.Context, fs interface {
@@ -343,6 +648,7 @@ func ReadMeta(ctx context.Context, seg string) (Meta, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return m, fmt.Errorf("index %s: %s: %v", seg, MetaFile, err)
 	}
+	m.Params.defaultCaps()
 	if m.Params.Schema != SchemaVersion {
 		return m, fmt.Errorf("index segment %s has schema version %d, this build reads %d", seg, m.Params.Schema, SchemaVersion)
 	}
@@ -361,35 +667,45 @@ func readAll(ctx context.Context, name string) ([]byte, error) {
 // ReadPages reads every page of segment seg (whose meta is m), each named
 // by the segment's name, and hands them to fn in file and row order.
 // Memory: one Parquet file's bytes and RowGroupRows rows.
-func ReadPages(ctx context.Context, seg string, m Meta, fn func(dedup.Prior) error) error {
+func ReadPages(ctx context.Context, seg string, m Meta, fn func(dedup.Prior) error) (err error) {
 	for _, f := range m.Files {
-		b, err := readAll(ctx, Join(seg, f))
-		if err != nil {
-			return err
-		}
-		r := parquet.NewGenericReader[Row](bytes.NewReader(b))
-		rows := make([]Row, 256)
-		for {
-			n, err := r.Read(rows)
-			for _, row := range rows[:n] {
-				if ferr := fn(row.Prior(m.Segment)); ferr != nil {
-					r.Close()
-					return ferr
-				}
-			}
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				r.Close()
-				return fmt.Errorf("index %s: %v", Join(seg, f), err)
-			}
-		}
-		if err := r.Close(); err != nil {
+		if err := readFilePages(ctx, seg, f, m.Segment, fn); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// readFilePages reads the rows of the Parquet file f of segment seg
+// (named name); a damaged file is an error naming it, never a panic.
+func readFilePages(ctx context.Context, seg, f, name string, fn func(dedup.Prior) error) (err error) {
+	pf, closeFile, err := openParquet(ctx, Join(seg, f))
+	if err != nil {
+		return fmt.Errorf("index segment %s: %s is not a whole Parquet file (%v)", seg, f, err)
+	}
+	defer closeFile()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("index segment %s: %s: %v", seg, f, r)
+		}
+	}()
+	r := parquet.NewGenericReader[Row](pf)
+	defer r.Close()
+	rows := make([]Row, 256)
+	for {
+		n, err := r.Read(rows)
+		for _, row := range rows[:n] {
+			if ferr := fn(row.Prior(name)); ferr != nil {
+				return ferr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("index segment %s: %s: %v", seg, f, err)
+		}
+	}
 }
 
 // Info describes one segment for listing (ndd-beam --list_index).

@@ -35,7 +35,8 @@ const SuccessFile = "_SUCCESS"
 const TempPrefix = ".ndd-beam-tmp-"
 
 // ProbeFile is the file the launch-time check writes and removes to check
-// that the output directory is writable.
+// that the output directory is writable, followed by "-" and the run ID
+// (two runs starting together do not trip over each other's probe).
 const ProbeFile = ".ndd-beam-write-probe"
 
 // GzipSuffix ends the name of a gzip-compressed shard (--compression=gzip).
@@ -63,7 +64,7 @@ func ShardName(prefix string, i, n int) string {
 // these.
 func IsJobFile(name string) bool {
 	return shardRE.MatchString(name) || name == SummaryFile || name == SuccessFile ||
-		strings.HasPrefix(name, TempPrefix) || name == ProbeFile
+		strings.HasPrefix(name, TempPrefix) || strings.HasPrefix(name, ProbeFile)
 }
 
 // JoinPath joins a directory (local path or gs:// prefix, with or without a

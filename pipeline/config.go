@@ -27,7 +27,8 @@ import (
 // writable (checkOutput: a probe file is created and removed, locally or
 // through the output's filesystem). Errors are *config.ParamError (they
 // wrap config.ErrConfig). Validate changes nothing but creating a missing
-// local output directory; see ClearOutput.
+// local output directory; Launch takes the locks, and --overwrite replaces
+// the earlier run's files only at the commit (transforms.Outputs.Replace).
 func Validate(ctx context.Context, c *config.Config) error {
 	if err := c.ValidateValues(); err != nil {
 		return err
@@ -44,35 +45,7 @@ func Validate(ctx context.Context, c *config.Config) error {
 	if _, err := usedOutput(ctx, c.Output, c.Overwrite); err != nil {
 		return err
 	}
-	return checkOutput(ctx, c.Output)
-}
-
-// ClearOutput removes the files of an earlier run from c.Output when
-// c.Overwrite is set (after Validate accepted it): exactly the files
-// output.IsJobFile names, symlinks removed, never followed.
-func ClearOutput(ctx context.Context, c *config.Config) error {
-	if !c.Overwrite {
-		return nil
-	}
-	ours, err := usedOutput(ctx, c.Output, true)
-	if err != nil || len(ours) == 0 {
-		return err
-	}
-	fs, err := storage.New(ctx, c.Output)
-	if err != nil {
-		return config.ParamErrorf(config.LayoutQuoted, "--output", c.Output, "%w", err)
-	}
-	defer fs.Close()
-	r, ok := fs.(filesystem.Remover)
-	if !ok {
-		return config.ParamErrorf(config.LayoutQuoted, "--output", c.Output, "--overwrite: its filesystem cannot remove files")
-	}
-	for _, p := range ours {
-		if err := r.Remove(ctx, p); err != nil {
-			return config.ParamErrorf(config.LayoutFlagOf, "--overwrite", nil, "removing %s: %w", p, err)
-		}
-	}
-	return nil
+	return checkOutput(ctx, c.Output, c.RunID)
 }
 
 // usedOutput lists the output directory and returns the paths of the files
@@ -91,6 +64,9 @@ func usedOutput(ctx context.Context, out string, overwrite bool) ([]string, erro
 	}
 	var ours, foreign []string
 	for _, p := range all {
+		if name := path.Base(p); name == storage.LockFile || name == storage.LockFile+".beat" {
+			continue // the lock is the lock's business (Launch)
+		}
 		if output.IsJobFile(path.Base(p)) {
 			ours = append(ours, p)
 		} else {
@@ -159,19 +135,22 @@ func checkInput(ctx context.Context, globs []string, prefix string) error {
 
 // checkOutput checks that the job can write to out before any input is
 // read: a local output directory is created, and a probe file
-// (output.ProbeFile) created in it (O_EXCL, so never through a symlink)
+// (output.ProbeFile and the run ID) created in it (O_EXCL, so never through a symlink)
 // and removed; any other output (gs://, s3://, any scheme registered with
 // Beam's filesystem registry) gets the probe written, closed (which commits
 // it on object stores) and removed through its filesystem. A filesystem
 // that cannot remove files is only checked for being registered, since the
 // probe would be left behind.
-func checkOutput(ctx context.Context, out string) error {
+func checkOutput(ctx context.Context, out, runID string) error {
 	fs, err := storage.New(ctx, out)
 	if err != nil {
 		return config.ParamErrorf(config.LayoutQuoted, "--output", out, "%w", err)
 	}
 	defer fs.Close()
 	probe := output.JoinPath(out, output.ProbeFile)
+	if runID != "" {
+		probe += "-" + runID
+	}
 	if strings.Contains(out, "://") {
 		rm, ok := fs.(filesystem.Remover)
 		if !ok {

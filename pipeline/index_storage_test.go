@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -12,9 +13,10 @@ import (
 	"github.com/ndd-beam/ndd-beam/index"
 )
 
-// againstObjectStore writes an index on an object store and runs the same
-// crawl against it: every page with text is dropped for itself, named by
-// the segment that holds it.
+// againstObjectStore writes an index on an object store and runs a copy
+// of the same crawl (the same bytes in other files: the files themselves
+// are refused) against it: every page with text is dropped for its copy,
+// named by the segment that holds it.
 func againstObjectStore(t *testing.T, ix string) {
 	t.Helper()
 	cfg := testConfig([]string{filepath.Join(testdata, "dolma__sample-*.warc.gz")})
@@ -27,12 +29,29 @@ func againstObjectStore(t *testing.T, ix string) {
 	if len(infos) != 1 || infos[0].Meta.Segment != day1.IndexSegment || infos[0].Meta.Pages != day1.Kept || infos[0].Bytes == 0 {
 		t.Fatalf("segments %+v; day 1 kept %d in %q", infos, day1.Kept, day1.IndexSegment)
 	}
-	cfg = testConfig([]string{filepath.Join(testdata, "dolma__sample-*.warc.gz")})
+	cfg = testConfig([]string{filepath.Join(copyFiles(t, filepath.Join(testdata, "dolma__sample-*.warc.gz")), "*")})
 	cfg.Against = []string{ix}
 	again := readSummary(t, runJob(t, "direct", cfg))
 	if again.Dropped == 0 || again.DroppedForIndex != again.Dropped || again.Kept+again.Dropped != day1.Kept+day1.Dropped {
 		t.Errorf("again: %d kept, %d dropped, %d for the index; day 1: %d pages", again.Kept, again.Dropped, again.DroppedForIndex, day1.Kept+day1.Dropped)
 	}
+}
+
+// copyFiles copies the files glob matches into a new directory, returned.
+func copyFiles(t *testing.T, glob string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files, _ := filepath.Glob(glob)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // --write_index and --against on gs:// (fake-gcs-server).

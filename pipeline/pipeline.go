@@ -24,7 +24,10 @@
 //   - _SUCCESS: empty, written last (transforms.Outputs.Commit).
 //
 // Every file is written under a temporary name (.ndd-beam-tmp-<run ID>-…)
-// and renamed when all are written; _SUCCESS marks a finished run.
+// and renamed when all are written; _SUCCESS marks a finished run. With
+// --write_index the index segment is committed first (transforms.
+// WriteIndex), and the output's commit waits for it, so _SUCCESS is the
+// run's last write (index package doc, "Commit", for a kill in between).
 // docs/outputs.md documents every field. The shard files are sorted, so the
 // same input gives byte-identical outputs on every run and runner.
 package pipeline
@@ -86,8 +89,12 @@ func Build(s beam.Scope, cfg config.Config) error {
 		return err
 	}
 
-	out := &transforms.Outputs{Dir: cfg.Output, Shards: cfg.Shards, RunID: output.NewRunID(),
-		Gzip: cfg.Compression == config.CompressionGzip}
+	runID := cfg.RunID
+	if runID == "" {
+		runID = output.NewRunID()
+	}
+	out := &transforms.Outputs{Dir: cfg.Output, Shards: cfg.Shards, RunID: runID,
+		Gzip: cfg.Compression == config.CompressionGzip, Replace: cfg.Overwrite}
 	transforms.WritePairs(s, out, beam.Flatten(s, transforms.FoundRecords(s, found), transforms.ExactPairs(s, groups.Copies)))
 	transforms.WriteDecisions(s, out, decided)
 	transforms.WriteRejects(s, st, out, beam.Flatten(s, readRejects, extractRejects, idfRejects))
@@ -95,7 +102,11 @@ func Build(s beam.Scope, cfg config.Config) error {
 		Run: output.NewRunInfo(out.RunID, cfg.Runner, core.SdkVersion)}
 	base.Against = cfg.Against
 	if cfg.WriteIndex != "" {
-		base.IndexDir, base.IndexSegment = cfg.WriteIndex, index.SegmentName(out.RunID)
+		label := cfg.IndexLabel
+		if label == "" {
+			label = index.LabelOf(base.Run.Start)
+		}
+		base.IndexDir, base.IndexSegment = cfg.WriteIndex, index.SegmentName(label)
 	}
 	ld, err := p.Languages()
 	if err != nil {
@@ -103,11 +114,11 @@ func Build(s beam.Scope, cfg config.Config) error {
 	}
 	base.LanguageData = ld
 	transforms.WriteSummary(s, out, base, st.Collection(s), files)
-	out.Commit(s)
 	if cfg.WriteIndex != "" {
-		transforms.WriteIndex(s, transforms.IndexSegment{Dir: cfg.WriteIndex, Name: base.IndexSegment,
-			Created: time.Now().UTC().Format(time.RFC3339), Shards: cfg.Shards, Params: p},
-			groups, unsignedPages, decided)
+		out.After(transforms.WriteIndex(s, transforms.IndexSegment{Dir: cfg.WriteIndex, Name: base.IndexSegment,
+			Created: base.Run.Start.Format(time.RFC3339), Shards: cfg.Shards, Params: p, Output: cfg.Output, RunID: runID},
+			groups, unsignedPages, decided, files))
 	}
+	out.Commit(s) // after the index segment's commit: _SUCCESS is the run's last word
 	return nil
 }

@@ -247,9 +247,6 @@ func TestJobOnGCS(t *testing.T) {
 	}
 	cfg.Overwrite = true
 	cfg.Input = []string{"gs://ndd/in/*.warc.gz"}
-	if err := ClearOutput(context.Background(), &cfg); err != nil {
-		t.Fatal(err)
-	}
 	runJob(t, "direct", cfg)
 	sameOutputs(t, readOutputs(t, cfg.Output, "gs://ndd/in"), ref, nil)
 }

@@ -50,6 +50,6 @@ func (e *Extractor) payloadText(s *scratch, payload []byte, contentType string, 
 	if kind == KindHTML {
 		periphery = s.lay.periphery(s.text)
 	}
-	st.Sketch = sketchMain(s.text, periphery)
+	st.Sketch = sketchMain(&s.sk, s.text, periphery)
 	return periphery, nil
 }

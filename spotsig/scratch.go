@@ -10,7 +10,7 @@ package spotsig
 const maxPooledTokens = 1 << 18
 
 func (e *Extractor) release(s *scratch) {
-	if cap(s.ends) > maxPooledTokens || cap(s.arena) > 8*maxPooledTokens || cap(s.text) > 8*maxPooledTokens || cap(s.tokbuf) > 8*maxPooledTokens || cap(s.hashes) > maxPooledTokens || cap(s.blocks) > maxPooledTokens || cap(s.hblock) > maxPooledTokens || cap(s.votes) > 4*maxPooledTokens {
+	if cap(s.ends) > maxPooledTokens || cap(s.arena) > 8*maxPooledTokens || cap(s.text) > 8*maxPooledTokens || cap(s.tokbuf) > 8*maxPooledTokens || cap(s.hashes) > maxPooledTokens || cap(s.blocks) > maxPooledTokens || cap(s.hblock) > maxPooledTokens || cap(s.votes) > 4*maxPooledTokens || cap(s.sk.words) > maxPooledTokens {
 		return
 	}
 	e.scratch.Put(s)
@@ -38,6 +38,7 @@ type scratch struct {
 	any    pageTally // of all blocks, kept or not
 	page   int32     // the text's language (index into the word table's data)
 	votes  []int32   // the votes of the kept blocks (block.votes)
+	sk     sketcher  // the main-text sketch's word hashes (sketch.go)
 }
 
 // block is a kept block of the scanned text.

@@ -62,20 +62,37 @@ func SketchText(text []byte) Sketch {
 }
 
 // sketchMain is SketchText of the text outside periphery (ascending,
-// disjoint spans of text).
-func sketchMain(text []byte, periphery []span) Sketch {
-	var sk sketcher
+// disjoint spans of text), with the working memory of sk (reused across
+// calls; its buffers stay with the caller's scratch).
+func sketchMain(sk *sketcher, text []byte, periphery []span) Sketch {
+	sk.words, sk.el = sk.words[:0], sk.el[:0]
+	t := tokenizer{buf: sk.tok[:0]}
 	at := 0
+	each := func(part []byte) {
+		t.text, t.pos = part, 0
+		for {
+			tok, ok := t.next()
+			if !ok {
+				return
+			}
+			sk.add(tok)
+		}
+	}
 	for _, p := range periphery {
-		Tokenize(text[at:p.start], sk.add)
+		each(text[at:p.start])
 		at = p.end
 	}
-	Tokenize(text[at:], sk.add)
+	each(text[at:])
+	sk.tok = t.buf
 	return sk.sketch()
 }
 
-// sketcher gathers the word hashes of one text.
-type sketcher struct{ words []uint64 }
+// sketcher gathers the word hashes of one text; its buffers are reused.
+type sketcher struct {
+	words []uint64
+	el    []uint32
+	tok   []byte
+}
 
 func (k *sketcher) add(tok []byte) { k.words = append(k.words, hashx.FNVAdd(hashx.FNVOffset, tok)) }
 
@@ -86,7 +103,10 @@ func (k *sketcher) sketch() Sketch {
 		return Sketch{}
 	}
 	slices.Sort(k.words)
-	el := make([]uint32, len(k.words))
+	if cap(k.el) < len(k.words) {
+		k.el = make([]uint32, len(k.words))
+	}
+	el := k.el[:len(k.words)]
 	// Occurrence numbers: the i-th element of a run of equal words is
 	// word#(i - start of the run).
 	start := 0
@@ -99,7 +119,7 @@ func (k *sketcher) sketch() Sketch {
 	slices.Sort(el)
 	el = slices.Compact(el)
 	n := min(len(el), SketchSize)
-	return Sketch{Words: uint32(len(k.words)), Min: slices.Clip(el[:n:n])}
+	return Sketch{Words: uint32(len(k.words)), Min: slices.Clone(el[:n])}
 }
 
 // Shares estimates the share of a's main text found in b (ab) and of b's

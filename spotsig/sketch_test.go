@@ -127,6 +127,11 @@ func TestMainText(t *testing.T) {
 		t.Fatal(err)
 	}
 	sk := SketchText(main)
+	for range 2 { // the second time with the pool's reused buffers
+		if _, st, err := ex.ExtractPayloadBlocks(page, "text/html"); err != nil || st.Sketch.Words != sk.Words || !slices.Equal(st.Sketch.Min, sk.Min) {
+			t.Errorf("the extraction's sketch %+v is not that of the main text %+v (%v)", st.Sketch, sk, err)
+		}
+	}
 	if sk.Words != 2*31 {
 		t.Errorf("main text %q: %d words, want the article's 2 × 31", main, sk.Words)
 	}

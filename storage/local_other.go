@@ -25,3 +25,8 @@ func openLocal(p string) (io.ReadCloser, error) {
 	}
 	return os.Open(p)
 }
+
+// processAlive reports whether a process with this pid exists on this
+// host; without a portable check, it is taken to exist, and the lock's
+// age (LockStale) decides.
+func processAlive(pid int) bool { return true }

@@ -42,3 +42,10 @@ func openLocal(p string) (io.ReadCloser, error) {
 	}
 	return f, nil
 }
+
+// processAlive reports whether a process with this pid exists on this
+// host (kill(pid, 0); EPERM: it exists, owned by another user).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}

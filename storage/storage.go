@@ -363,3 +363,16 @@ func (r *fsReader) Close() error {
 	r.fs.Close()
 	return err
 }
+
+// Absolute returns p made absolute when it is a local path (and clean),
+// unchanged otherwise: the form recorded where a later run in another
+// working directory compares paths.
+func Absolute(p string) string {
+	if p == "" || !IsLocal(p) {
+		return p
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}

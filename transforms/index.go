@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -13,6 +14,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/index"
+	"github.com/ndd-beam/ndd-beam/internal/fault"
 	"github.com/ndd-beam/ndd-beam/storage"
 )
 
@@ -26,6 +28,7 @@ func init() {
 	register.Function1x2[int, int, int](shardMarker)
 	registerDoFn(&writeIndexShardFn{})
 	registerDoFn(&commitIndexFn{})
+	register.Emitter1[string]()
 	register.Emitter2[string, dedup.Prior]()
 	register.Emitter2[int, dedup.Prior]()
 	register.Emitter2[string, int]()
@@ -37,20 +40,23 @@ func init() {
 var indexPages = beam.NewCounter("index", "pages")
 
 // IndexSegment says where WriteIndex writes: the index directory Dir, the
-// segment's Name (index.SegmentName of the run ID), the run's start
-// Created (RFC 3339), the number of Parquet files Shards and the job's
-// parameters (index.AgreementOf).
+// segment's Name (index.SegmentName of the run's label), the run's start
+// Created (RFC 3339), the number of Parquet files Shards, the job's
+// parameters (index.AgreementOf), the run's output directory Output and
+// run ID RunID (whose commit commits the segment: index.Meta.Output).
 type IndexSegment struct {
 	Dir, Name, Created string
 	Shards             int
 	Params             config.Params
+	Output, RunID      string
 }
 
 // indexShard is what writing one Parquet file of a segment gives: its
 // name and rows.
 type indexShard struct {
-	File string
-	Rows int
+	File  string
+	Rows  int
+	Bytes int64
 }
 
 // WriteIndex writes the pages the job kept as a new segment of the index
@@ -59,9 +65,11 @@ type indexShard struct {
 // exact-copy group it is the best page of, c.Reps) or, for a page decided
 // by its text, with its page (unsigned), one join; the rows hashed into
 // seg.Shards Parquet files (every shard written, empty or not); then
-// segment.json and _SUCCESS. It equals index.WriteSegment of
-// dedup.Priors, rows in another order.
-func WriteIndex(s beam.Scope, seg IndexSegment, c Collapsed, unsigned beam.PCollection, r DecideResult) {
+// segment.json (with the input files read, files) and _SUCCESS. It equals
+// index.WriteSegment of dedup.Priors, rows in another order. It returns
+// the segment's name once the segment is committed, for the output's
+// commit to wait on (Outputs.After).
+func WriteIndex(s beam.Scope, seg IndexSegment, c Collapsed, unsigned beam.PCollection, r DecideResult, files beam.PCollection) beam.PCollection {
 	s = s.Scope("WriteIndex")
 	shards := max(seg.Shards, 1)
 	entries := beam.Flatten(s, beam.ParDo(s, bestEntries, c.Reps), beam.ParDo(s, pageEntry, unsigned))
@@ -73,8 +81,9 @@ func WriteIndex(s beam.Scope, seg IndexSegment, c Collapsed, unsigned beam.PColl
 	markers := beam.ParDo(s, shardMarker, beam.CreateList(s, idx))
 	dir := index.Join(seg.Dir, seg.Name)
 	written := beam.ParDo(s, &writeIndexShardFn{Dir: dir, Shards: shards}, beam.CoGroupByKey(s, markers, rows))
-	beam.ParDo0(s, &commitIndexFn{Dir: dir, Name: seg.Name, Created: seg.Created, Shards: shards, Params: seg.Params},
-		beam.Impulse(s), beam.SideInput{Input: written})
+	return beam.ParDo(s, &commitIndexFn{Dir: dir, Name: seg.Name, Created: seg.Created, Shards: shards, Params: seg.Params,
+		Output: seg.Output, RunID: seg.RunID},
+		beam.Impulse(s), beam.SideInput{Input: written}, beam.SideInput{Input: files})
 }
 
 // bestEntries emits, for each representative of a batch, its group's best
@@ -124,7 +133,10 @@ func (fn *joinKeptFn) ProcessElement(ctx context.Context, id string, kept func(*
 func shardMarker(i int) (int, int) { return i, i }
 
 // writeIndexShardFn writes the rows of one shard as one Parquet file
-// (index.WriteRows); the file is new, in the run's own segment directory.
+// (index.WriteRows), in the order of their pages' warc.Ref.Key, so that
+// the same run writes the same bytes every time (a shard's rows are held
+// in memory to sort them: about 1 KB a page); the file is new, in the
+// run's own segment directory.
 type writeIndexShardFn struct {
 	Dir    string
 	Shards int
@@ -142,13 +154,18 @@ func (fn *writeIndexShardFn) ProcessElement(ctx context.Context, shard int, _ fu
 	if err != nil {
 		return fmt.Errorf("index: %v", err)
 	}
-	n, err := index.WriteRows(w, func(write func(dedup.Prior) error) error {
-		var p dedup.Prior
-		for rows(&p) {
+	var all []dedup.Prior
+	var p dedup.Prior
+	for rows(&p) {
+		all = append(all, p)
+		p = dedup.Prior{}
+	}
+	slices.SortFunc(all, func(a, b dedup.Prior) int { return strings.Compare(a.Key(), b.Key()) })
+	n, size, err := index.WriteRows(w, func(write func(dedup.Prior) error) error {
+		for _, p := range all {
 			if err := write(p); err != nil {
 				return err
 			}
-			p = dedup.Prior{}
 		}
 		return nil
 	})
@@ -158,28 +175,47 @@ func (fn *writeIndexShardFn) ProcessElement(ctx context.Context, shard int, _ fu
 	if err != nil {
 		return fmt.Errorf("index: writing %s: %v", path, err)
 	}
-	emit(indexShard{File: name, Rows: n})
+	emit(indexShard{File: name, Rows: n, Bytes: size})
 	return nil
 }
 
 // commitIndexFn writes segment.json and _SUCCESS once every shard is
-// written.
+// written, and emits the segment's name.
 type commitIndexFn struct {
 	Dir, Name, Created string
 	Shards             int
 	Params             config.Params
+	Output, RunID      string
 }
 
-func (fn *commitIndexFn) ProcessElement(ctx context.Context, _ []byte, written func(*indexShard) bool) error {
-	m := index.Meta{Segment: fn.Name, Created: fn.Created, Params: index.AgreementOf(fn.Params)}
+func (fn *commitIndexFn) ProcessElement(ctx context.Context, _ []byte, written func(*indexShard) bool, files func(*string) bool, emit func(string)) error {
+	fault.At(fault.IndexFiles)
+	release, err := enterCommit(fn.RunID)
+	if err != nil {
+		return err
+	}
+	defer release()
+	m := index.Meta{Segment: fn.Name, Created: fn.Created, Params: index.AgreementOf(fn.Params), Output: storage.Absolute(fn.Output)}
+	var f string
+	for files(&f) {
+		m.Inputs = append(m.Inputs, storage.Absolute(f))
+	}
+	slices.Sort(m.Inputs)
 	var sh indexShard
+	m.FileBytes = map[string]int64{}
 	for written(&sh) {
 		m.Files = append(m.Files, sh.File)
+		m.FileBytes[sh.File] = sh.Bytes
 		m.Pages += sh.Rows
 	}
 	if len(m.Files) != fn.Shards {
 		return fmt.Errorf("index: %d of %d files written", len(m.Files), fn.Shards)
 	}
 	slices.Sort(m.Files)
-	return index.Commit(ctx, fn.Dir, m)
+	if err := index.Commit(ctx, fn.Dir, m); err != nil {
+		return err
+	}
+	fault.At(fault.IndexCommitted)
+	emit(fn.Name)
+	return nil
 }

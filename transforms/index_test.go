@@ -48,7 +48,8 @@ func TestWriteIndexReadIndex(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		WriteIndex(s, seg, groups, unsigned, r)
+		committed := WriteIndex(s, seg, groups, unsigned, r, beam.CreateList(s, []string{"a.warc.gz", "b.warc.gz"}))
+		passert.Equals(s, committed, seg.Name)
 		ptest.RunAndValidate(t, pl)
 
 		infos, err := index.List(t.Context(), []string{dir})

@@ -13,10 +13,10 @@ import (
 )
 
 // Scheduled batches from the command line: a run writes an index; a run of
-// the same crawl against it drops every page with text for itself (a record
-// read again is its own exact copy) and names the segment; a run whose
-// parameters differ from the segment's stops at launch with one line naming
-// the parameter and exit status 2.
+// a copy of the same crawl against it drops every page with text for its
+// copy (a record read again is its own exact copy) and names the segment;
+// a run whose parameters differ from the segment's stops at launch with
+// one line naming the parameter and exit status 2.
 func TestCLIWriteIndexAndAgainst(t *testing.T) {
 	dir := t.TempDir()
 	ix := filepath.Join(dir, "index")
@@ -34,7 +34,12 @@ func TestCLIWriteIndexAndAgainst(t *testing.T) {
 		t.Errorf("mismatch: exit %d, stderr:\n%s", code, stderr)
 	}
 
-	code, stdout, stderr := cli(t, in, "--output="+filepath.Join(dir, "again"), "--against="+ix)
+	copied := filepath.Join(dir, "copy")
+	os.MkdirAll(copied, 0o755)
+	for _, name := range []string{"dolma__sample-0000.warc.gz", "dolma__sample-0001.warc.gz"} {
+		os.WriteFile(filepath.Join(copied, name), readFileT(t, filepath.Join(testdata, name)), 0o644)
+	}
+	code, stdout, stderr := cli(t, "--input="+copied, "--output="+filepath.Join(dir, "again"), "--against="+ix)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}

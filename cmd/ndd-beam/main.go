@@ -28,9 +28,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -120,16 +122,22 @@ func run(args []string) (status int) {
 		return fail(2, "%v", err)
 	}
 	var err error
+	var launched *pipeline.Launched
 	if dryRun() {
 		err = cfg.ValidateValues()
 	} else {
-		err = pipeline.Validate(ctx, &cfg)
-		if err == nil {
-			err = pipeline.ClearOutput(ctx, &cfg)
-		}
+		launched, err = pipeline.Launch(ctx, &cfg)
 	}
 	if err != nil {
 		return fail(2, "%v", strings.TrimPrefix(err.Error(), config.ErrConfig.Error()+": "))
+	}
+	if launched != nil {
+		defer launched.Release(ctx)
+		for _, n := range launched.Notes {
+			fmt.Fprintln(os.Stderr, "ndd-beam: "+n)
+		}
+		stop := onSignal(ctx, launched)
+		defer stop()
 	}
 
 	p, s := beam.NewPipelineWithRoot()
@@ -186,6 +194,38 @@ func run(args []string) (status int) {
 	return 0
 }
 
+// onSignal makes SIGINT and SIGTERM stop the run on one line: no commit
+// starts after the signal (one in progress ends first), the run's
+// temporary files and uncommitted index segment are removed, its locks
+// released, and the process exits with 128 + the signal's number (130,
+// 143). It returns the function that stops listening.
+func onSignal(ctx context.Context, l *pipeline.Launched) (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-done:
+			return
+		case sig := <-ch:
+			status, name := 130, "SIGINT"
+			if sig == syscall.SIGTERM {
+				status, name = 143, "SIGTERM"
+			}
+			what := "nothing committed; its temporary files and index segment removed"
+			if l.Abort(ctx) {
+				what = "after its commit: the outputs are complete"
+			}
+			fmt.Fprintf(os.Stderr, "ndd-beam: stopped by %s: %s\n", name, what)
+			os.Exit(status)
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(done)
+	}
+}
+
 func splitGlobs(s string) []string {
 	var out []string
 	for _, g := range strings.Split(s, ",") {
@@ -223,8 +263,8 @@ func readSummary(ctx context.Context, dir string) (output.Summary, error) {
 // (records that became text, each with one decision line), kept and
 // dropped (exact copies: weighted Jaccard 1; near-duplicates: the rest),
 // the records that are not pages by reason, most frequent first, and where
-// the outputs are. Pages + other records = records read; kept + dropped =
-// pages.
+// the outputs are, and the index segment written (--write_index). Pages +
+// other records = records read; kept + dropped = pages.
 func closingLine(sum output.Summary, dir string) string {
 	reasons, other := sum.NotPages()
 	names := make([]string, 0, len(reasons))
@@ -249,9 +289,13 @@ func closingLine(sum output.Summary, dir string) string {
 	if len(sum.Against) > 0 {
 		earlier = fmt.Sprintf("; %d of them for pages of earlier runs", sum.DroppedForIndex)
 	}
-	return fmt.Sprintf("ndd-beam: read %d pages and %d other records%s from %d files; kept %d pages, dropped %d (%d exact copies, %d near-duplicates%s); keep/drop per page in %s, all outputs in %s",
+	seg := ""
+	if sum.IndexSegment != "" {
+		seg = fmt.Sprintf("; index segment %s written", output.JoinPath(sum.IndexDir, sum.IndexSegment))
+	}
+	return fmt.Sprintf("ndd-beam: read %d pages and %d other records%s from %d files; kept %d pages, dropped %d (%d exact copies, %d near-duplicates%s); keep/drop per page in %s, all outputs in %s%s",
 		sum.Pages(), other, why, len(sum.Files), sum.Kept, sum.Dropped, sum.DroppedExact, sum.Dropped-sum.DroppedExact, earlier,
-		output.JoinPath(dir, "decisions-*"), dir)
+		output.JoinPath(dir, "decisions-*"), dir, seg)
 }
 
 // noFileRead explains a run that opened no input file, on one line: how

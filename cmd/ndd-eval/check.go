@@ -1,19 +1,24 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/eval"
+	"github.com/ndd-beam/ndd-beam/index"
 	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // runEvalCheck checks the guarantees of the decisions of each job output
-// directory given (eval.CheckDecisions, τ from its summary.json); exit 1 on
-// any violation.
+// directory given (eval.CheckDecisions, τ from its summary.json); a run
+// with --against is checked against the index its summary.json names
+// (eval.CheckDecisionsAgainst: its committed segments as they are now);
+// exit 1 on any violation.
 func runEvalCheck(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("ndd-eval check", stderr)
 	if err := fs.Parse(args); err != nil {
@@ -63,7 +68,18 @@ func checkDir(dir string) ([]error, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	return eval.CheckDecisions(ds, cs, ps, sum.Parameters), len(ds), nil
+	var prior map[string]dedup.Prior
+	if len(sum.Against) > 0 {
+		pages, _, err := index.Load(context.Background(), sum.Against, index.AgreementOf(sum.Parameters))
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: the index it ran against: %w", dir, err)
+		}
+		prior = make(map[string]dedup.Prior, len(pages))
+		for _, q := range pages {
+			prior[q.Key()] = q
+		}
+	}
+	return eval.CheckDecisionsAgainst(ds, cs, ps, sum.Parameters, prior), len(ds), nil
 }
 
 const reportUsage = `usage: ndd-eval report [--report FILE] [--samples N] OUTPUT_DIR

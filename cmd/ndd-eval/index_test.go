@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -35,5 +37,23 @@ func TestEvalIndexLists(t *testing.T) {
 	}
 	if code := runEvalIndex([]string{t.TempDir()}, &out, &errs); code != 1 {
 		t.Errorf("empty directory: exit %d", code)
+	}
+
+	// A segment of a killed run (no _SUCCESS) is listed as partial, and
+	// --remove_partial removes it and only it.
+	os.Remove(filepath.Join(dir, "segment-two", index.SuccessFile))
+	out.Reset()
+	if code := runEvalIndex([]string{dir}, &out, &errs); code != 0 || !strings.Contains(out.String(), "partial "+filepath.Join(dir, "segment-two")+": no _SUCCESS") || !strings.Contains(out.String(), "1 segments") {
+		t.Errorf("partial segment: exit %d\n%s", code, out.String())
+	}
+	out.Reset()
+	if code := runEvalIndex([]string{"--remove_partial", dir}, &out, &errs); code != 0 || !strings.Contains(out.String(), "removed partial segment") {
+		t.Errorf("--remove_partial: exit %d\n%s", code, out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "segment-two")); !os.IsNotExist(err) {
+		t.Errorf("segment-two not removed: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "segment-one", index.SuccessFile)); err != nil {
+		t.Errorf("segment-one touched: %v", err)
 	}
 }
