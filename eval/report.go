@@ -115,7 +115,7 @@ func (rep *Report) writeDecisions(p printf) {
 	}
 	p("## Keep/drop decisions at the job's defaults\n\n")
 	p("The job in process (`dedup.Run`, whose decisions the tests hold equal to the Beam job's) at its default parameters ")
-	p("(τ %.2f, same-site τ %.2f). **Drop precision**: dropped pages whose kept page is in their own cluster, of all dropped pages; ", rep.DefaultTau, config.DefaultSameSiteTau)
+	p("(τ %.2f, same-site τ %.2f, pairs of one site and exact copies verified at main-text share %.2f). **Drop precision**: dropped pages whose kept page is in their own cluster, of all dropped pages; ", rep.DefaultTau, config.DefaultSameSiteTau, config.DefaultVerifyShare)
 	p("**drop recall**: those drops, of Σ (cluster size − 1). Real sets are every page the job decides on real WARC files, ")
 	p("labelled by reading both pages of every candidate pair (each set's README); the gold sets are constructed ")
 	p("(articles transplanted into other sites' templates, so almost no template siblings of one site). ")
