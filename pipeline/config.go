@@ -64,8 +64,8 @@ func usedOutput(ctx context.Context, out string, overwrite bool) ([]string, erro
 	}
 	var ours, foreign []string
 	for _, p := range all {
-		if name := path.Base(p); name == storage.LockFile || name == storage.LockFile+".beat" {
-			continue // the lock is the lock's business (Launch)
+		if name := path.Base(p); strings.HasPrefix(name, storage.LockFile) {
+			continue // the lock and its temporary files are the lock's business (Launch)
 		}
 		if output.IsJobFile(path.Base(p)) {
 			ours = append(ours, p)

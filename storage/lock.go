@@ -223,10 +223,24 @@ func readLock(ctx context.Context, p string) (LockInfo, error) {
 }
 
 // createExclusive creates p with content b; an error wrapping os.ErrExist
-// when p exists.
+// when p exists. Locally the content is written to a temporary file first
+// and hard-linked to p (link fails when p exists, like O_EXCL), so a run
+// killed while it takes the lock never leaves a lock file without its
+// content, which no later run could tell from a live one; where links are
+// not supported, O_CREATE|O_EXCL.
 func createExclusive(ctx context.Context, dir, p string, b []byte) error {
 	if IsLocal(p) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		tmp := fmt.Sprintf("%s.ndd-beam-tmp-lock-%d-%d", p, os.Getpid(), time.Now().UnixNano())
+		if err := os.WriteFile(tmp, b, 0o644); err != nil {
+			return err
+		}
+		defer os.Remove(tmp)
+		err := os.Link(tmp, p)
+		var le *os.LinkError
+		if err == nil || errors.Is(err, os.ErrExist) || !errors.As(err, &le) {
 			return err
 		}
 		f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)

@@ -57,3 +57,32 @@ func TestLock(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// A lock file appears whole or not at all: it is written aside and linked
+// into place, so a run killed while it takes the lock (seen in the
+// randomized kills of scripts/kill-sequence.sh: an empty lock file refused
+// every later run) leaves no lock without its content, and a taken lock
+// leaves no temporary file beside it.
+func TestLockAppearsWhole(t *testing.T) {
+	dir := t.TempDir()
+	l, err := TakeLock(t.Context(), dir, "run-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release(t.Context())
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Name() != LockFile {
+		t.Fatalf("directory holds %v, want only %s", entries, LockFile)
+	}
+	info, err := ReadLock(t.Context(), dir)
+	if err != nil || info.RunID != "run-1" || info.PID != os.Getpid() {
+		t.Fatalf("lock reads %+v, %v", info, err)
+	}
+	// A second taker finds it whole and is refused, naming the run.
+	if _, err := TakeLock(t.Context(), dir, "run-2"); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "pid") {
+		t.Fatalf("second taker: %v", err)
+	}
+}
