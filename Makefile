@@ -9,6 +9,9 @@ SHARED  ?= ../shared/data/warc
 REALSET ?= ../shared/data/realset
 # REALPAGES: the WARC files of eval/realpages (two small public WARCs of single sites, origins in its README)
 REALPAGES ?= eval/realpages/warcs
+# REALSETS_WARCS: the WARC files of each eval/realsets/NAME/ in REALSETS_WARCS/NAME/ (public files named with their origin
+# and sha256 in each set's README; fetched data stays out of this repository)
+REALSETS_WARCS ?= ../shared/data/realsets
 
 # VERSION, REVISION: stamped into the binaries by make build and make worker (ndd-beam --version, summary.json
 # run.version and run.revision): the latest v* tag or a Go pseudo-version, and the commit (+modified: uncommitted changes)
@@ -71,13 +74,13 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 ## eval: the job's keep/drop decisions on the real-page sets (realset; eval/realpages when its WARC files are in
-## REALPAGES; every eval/realsets/NAME/ with truth.tsv and warcs/) and the gold sets, every method on the gold set over a sweep of tau, SpotSigs per language on the
+## REALPAGES; every eval/realsets/NAME/ whose WARC files are in REALSETS_WARCS/NAME/) and the gold sets, every method on the gold set over a sweep of tau, SpotSigs per language on the
 ## multilingual gold set, and the job on both gold sets with injected shared boilerplate; writes docs/quality.md and its plot
 eval:
 	$(GO) run ./cmd/ndd-eval sweep --warc $(GOLDSET)/gold.warc.gz --truth $(GOLDSET)/truth.jsonl --out docs/ \
 		--real '$(REALSET)/truth.tsv:$(SHARED)/*.warc.gz,$(SHARED)/*.warc' \
 		$(if $(wildcard $(REALPAGES)/*.warc*),--real 'eval/realpages/truth.tsv:$(REALPAGES)/*.warc*') \
-		$(foreach t,$(wildcard eval/realsets/*/truth.tsv),--real '$(t):$(dir $(t))warcs/*.warc*') \
+		$(foreach t,$(wildcard eval/realsets/*/truth.tsv),$(if $(wildcard $(REALSETS_WARCS)/$(notdir $(patsubst %/,%,$(dir $(t))))/*.warc*),--real '$(t):$(REALSETS_WARCS)/$(notdir $(patsubst %/,%,$(dir $(t))))/*.warc*')) \
 		--ml-warc $(GOLDSET_ML)/gold.warc.gz --ml-truth $(GOLDSET_ML)/truth.jsonl \
 		--boilerplate-warc $(GOLDSET_ML)/gold.warc.gz --boilerplate-truth $(GOLDSET_ML)/truth.jsonl
 
