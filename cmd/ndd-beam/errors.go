@@ -57,11 +57,13 @@ func jobError(err error) string {
 	return line
 }
 
-// heldErrors is a slog.Handler that passes records below slog.LevelError to
+// heldErrors is a slog.Handler that passes records below slog.LevelWarn to
 // next and holds the rest back: Beam's runners log a failed bundle at ERROR
 // level with the whole execution plan (prism: some 8 KB per failure, four
-// times), which the job's own error line replaces. Held records are printed
-// by flush (the job succeeded: they did not make it fail) or dropped.
+// times), and prism's data channel warns as it closes under a failing job
+// ("EOF on send; fetching real error", "context canceled"), all of which
+// the job's own error line replaces. Held records are printed by flush (the
+// job succeeded: they did not make it fail) or dropped.
 type heldErrors struct {
 	next slog.Handler
 	mu   *sync.Mutex
@@ -76,11 +78,11 @@ func holdErrorLogs() heldErrors {
 }
 
 func (h heldErrors) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= slog.LevelError || h.next.Enabled(ctx, l)
+	return l >= slog.LevelWarn || h.next.Enabled(ctx, l)
 }
 
 func (h heldErrors) Handle(ctx context.Context, r slog.Record) error {
-	if r.Level < slog.LevelError {
+	if r.Level < slog.LevelWarn {
 		return h.next.Handle(ctx, r)
 	}
 	h.mu.Lock()
