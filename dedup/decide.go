@@ -75,6 +75,26 @@ func (d *Decision) DropFor(k warc.Ref, j float64) {
 	d.KeptBy, d.KeptByURI, d.KeptByFile, d.KeptByOffset, d.KeptByInner = k.RecordID, k.URI, k.File, &off, &inner
 }
 
+// TextCopyRecord is the pairs line of a page dropped as an exact copy of
+// another page's text (Method DecideExactText): the two pages at Jaccard 1,
+// both shares 1, with Exact set and 0 signatures on both sides (what tells
+// it from an exact-copy line of equal vectors), so that every such drop
+// has its pairs line and ExpandPairs counts the pages of one text as one
+// group. ok is false for any other decision, and for a page dropped for a
+// page of the index (KeptBySegment: the pairs output holds the pairs among
+// the run's own pages; the decision line names the index page).
+func TextCopyRecord(d Decision) (p PairRecord, ok bool) {
+	if d.Keep || d.Method != DecideExactText || d.KeptBySegment != "" {
+		return PairRecord{}, false
+	}
+	p = NewPairRecord(d.Ref, 0, d.Keeper(), 0, 1, Verification{ShareA: 1, ShareB: 1, OK: true})
+	p.Exact = true
+	return p, true
+}
+
+// IsTextCopy reports whether p is a TextCopyRecord line.
+func (p PairRecord) IsTextCopy() bool { return p.Exact && p.ASignatures == 0 && p.BSignatures == 0 }
+
 // Keeper is the identity of the kept page a dropped page names (its
 // record ID, URI and location; the zero Ref for a kept page).
 func (d Decision) Keeper() warc.Ref {

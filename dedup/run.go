@@ -64,7 +64,8 @@ type Result struct {
 
 // PairRecords returns the lines of the pairs output, unsorted: the
 // Candidates with their verification, then one Exact line per document
-// that is not its group's representative.
+// that is not its group's representative, then one line per page dropped
+// as an exact copy of another page's text (TextCopyRecord).
 func (r *Result) PairRecords() []PairRecord {
 	out := make([]PairRecord, len(r.Candidates), len(r.Candidates)+len(r.Docs))
 	for i, p := range r.Candidates {
@@ -77,6 +78,11 @@ func (r *Result) PairRecords() []PairRecord {
 			v := Verify(m.Sketch, g.Sketch, match.NoSite, match.NoSite, 0)
 			v.OK = true
 			out = append(out, ExactCopy{Member: m.Ref, Rep: g.Ref, Signatures: m.Vec.Len(), Verified: v}.PairRecord())
+		}
+	}
+	for _, d := range r.Decisions {
+		if p, ok := TextCopyRecord(d); ok {
+			out = append(out, p)
 		}
 	}
 	return out

@@ -124,7 +124,8 @@ func loadGlob[T any](pattern string, read func(io.Reader, func(T) error) error) 
 //   - no near-duplicate pair (a NearDuplicate or Exact line; candidates
 //     that verification rejected are not pairs) joins two kept pages, and
 //     every paired page was decided on its pairs (its method is neither
-//     exact-text nor no-text);
+//     exact-text nor no-text), but for the text-copy lines
+//     (dedup.TextCopyRecord), whose pages were both decided by their text;
 //   - the clusters list exactly the dropped pages under their kept page,
 //     with size 1 + dropped.
 func CheckDecisions(ds []DecisionRecord, clusters []ClusterRecord, pairs []PairRecord, p config.Params) []error {
@@ -180,6 +181,12 @@ func CheckDecisionsAgainst(ds []DecisionRecord, clusters []ClusterRecord, pairs 
 			bad("pair %s — %s joins two kept pages", a, b)
 		}
 		for _, d := range []DecisionRecord{da, db} {
+			if p.IsTextCopy() {
+				if d.Method != dedup.DecideExactText {
+					bad("text-copy pair %s — %s: page %s decided by %s, not by its text", a, b, d.Key(), d.Method)
+				}
+				continue
+			}
 			if d.Method == dedup.DecideExactText || d.Method == dedup.DecideNoText {
 				bad("paired page %s decided by %s", d.Key(), d.Method)
 			}

@@ -95,7 +95,8 @@ func Build(s beam.Scope, cfg config.Config) error {
 	}
 	out := &transforms.Outputs{Dir: cfg.Output, Shards: cfg.Shards, RunID: runID,
 		Gzip: cfg.Compression == config.CompressionGzip, Replace: cfg.Overwrite}
-	transforms.WritePairs(s, out, beam.Flatten(s, transforms.FoundRecords(s, found), transforms.ExactPairs(s, groups.Copies)))
+	transforms.WritePairs(s, out, beam.Flatten(s, transforms.FoundRecords(s, found), transforms.ExactPairs(s, groups.Copies),
+		transforms.TextCopyPairs(s, st, decided.Decisions)))
 	transforms.WriteDecisions(s, out, decided)
 	transforms.WriteRejects(s, st, out, beam.Flatten(s, readRejects, extractRejects, idfRejects))
 	base := output.Summary{Parameters: p, Input: cfg.Input, Output: cfg.Output, Shards: cfg.Shards,

@@ -10,6 +10,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
@@ -26,6 +27,7 @@ const (
 )
 
 func init() {
+	register.Function2x0[Decided, func(PairRecord)](textCopyPair)
 	for _, t := range []any{Page{}, PageState{}, Edge{}, Adjacency{}, pairEnds{}, roundMsg{}, residualItem{}, Decided{}, ClusterRecord{}, Node{}, Fate{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
@@ -480,4 +482,23 @@ func (fn *decideMembersFn) ProcessElement(key string, fates func(*Fate) bool, me
 		p = Page{}
 	}
 	return nil
+}
+
+// textCopyPair emits the pairs line of a page dropped as an exact copy of
+// another page's text (dedup.TextCopyRecord).
+func textCopyPair(d Decided, emit func(PairRecord)) {
+	if p, ok := dedup.TextCopyRecord(d.Line); ok {
+		progress.pairs.Add(1) // a line of pairs
+		emit(p)
+	}
+}
+
+// TextCopyPairs returns the pairs lines (PairRecord) of the pages the
+// decisions (Decided) drop as exact copies of another page's text, so that
+// every such drop has its line; they are added to st as pairs.
+func TextCopyPairs(s beam.Scope, st *Stats, decided beam.PCollection) beam.PCollection {
+	s = s.Scope("TextCopyPairs")
+	lines := beam.ParDo(s, textCopyPair, decided)
+	st.Count(s, output.StatPairs, lines)
+	return lines
 }

@@ -52,7 +52,7 @@ func TestWriteOutputs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		WritePairs(s, out, beam.Flatten(s, FoundRecords(s, beam.CreateList(s, c.found)), ExactPairs(s, groups.Copies)))
+		WritePairs(s, out, beam.Flatten(s, FoundRecords(s, beam.CreateList(s, c.found)), ExactPairs(s, groups.Copies), TextCopyPairs(s, st, r.Decisions)))
 		WriteRejects(s, st, out, beam.CreateList(s, rejects))
 		WriteDecisions(s, out, r)
 		st.Add(Stat(s, output.StatRecords, beam.Create(s, len(res.Pages)+len(rejects))))
