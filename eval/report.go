@@ -119,7 +119,7 @@ func (rep *Report) writeDecisions(p printf) {
 	p("**drop recall**: those drops, of Σ (cluster size − 1). Real sets are every page the job decides on real WARC files, ")
 	p("labelled by reading both pages of every candidate pair (each set's README); the gold sets are constructed ")
 	p("(articles transplanted into other sites' templates, so almost no template siblings of one site). ")
-	p("Pairs: the pairs output, exact copies expanded; pages decided by exact text have no pairs line.\n\n")
+	p("Pairs: the near-duplicate lines of the pairs output, exact copies expanded, text copies (pages decided by their identical text) included.\n\n")
 	p("| set | kind | pages | dropped | drop precision | drop recall | pair precision | pair recall |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rep.Real {
 		p("| %s | real pages | %d | %d | **%.3f** (%d of %d) | **%.3f** (%d of %d) | %.3f | %.3f |\n", r.Set, r.Pages, r.Drops,
