@@ -65,41 +65,24 @@ func FirstRef(a, b warc.Ref) warc.Ref {
 	return a
 }
 
-// Head is what is known of an exact-copy group as a whole: its
-// representative (FirstRef of the members) and its site for the same-site
-// rule (match.SiteRule; match.MergeSites of its members' warc.Site). The
-// job builds it with a combiner (MergeHeads).
-type Head struct {
-	Rep  warc.Ref
-	Site match.Site
-}
-
-// NewHead is the Head of a group of one document.
-func NewHead(r warc.Ref) Head { return Head{Rep: r, Site: match.SiteOf(r.Site())} }
-
-// MergeHeads is the Head of the union of two groups; associative and
-// commutative.
-func MergeHeads(a, b Head) Head {
-	return Head{Rep: FirstRef(a.Rep, b.Rep), Site: match.MergeSites(a.Site, b.Site)}
-}
-
 // Collapse returns, for each document, the index of its exact-copy group's
 // representative (itself for a representative) and the group's site
-// (Head.Site of its members): documents with equal vectors (ExactKey) are
+// (match.MergeSites of its members' sites): documents with equal vectors (ExactKey) are
 // represented by the one first in warc.Ref order, and a document belongs
 // to that group only when its main text verifies against the
 // representative's at share (Verify); one that does not is a group of its
 // own (and meets the representative in matching, at Jaccard 1).
 func Collapse(docs []Doc, share float64) (repOf []int, sites []match.Site) {
 	keys := make([]string, len(docs))
-	heads := make(map[string]Head, len(docs))
+	own := make([]match.Site, len(docs)) // each document's own site
+	first := make(map[string]warc.Ref, len(docs))
 	for i, d := range docs {
-		keys[i] = ExactKey(d.Vec)
-		h := NewHead(d.Ref)
-		if g, ok := heads[keys[i]]; ok {
-			h = MergeHeads(g, h)
+		keys[i], own[i] = ExactKey(d.Vec), match.SiteOf(d.Ref.Site())
+		if r, ok := first[keys[i]]; ok {
+			first[keys[i]] = FirstRef(r, d.Ref)
+		} else {
+			first[keys[i]] = d.Ref
 		}
-		heads[keys[i]] = h
 	}
 	index := make(map[string]int, len(docs))
 	for i, d := range docs {
@@ -109,12 +92,12 @@ func Collapse(docs []Doc, share float64) (repOf []int, sites []match.Site) {
 	sites = make([]match.Site, len(docs))
 	groupSite := map[int]match.Site{}
 	for i, k := range keys {
-		rep := index[heads[k].Rep.ID()]
-		if rep != i && !Verify(docs[i].Sketch, docs[rep].Sketch, match.SiteOf(docs[i].Ref.Site()), match.SiteOf(docs[rep].Ref.Site()), share).OK {
+		rep := index[first[k].ID()]
+		if rep != i && !Verify(docs[i].Sketch, docs[rep].Sketch, own[i], own[rep], share).OK {
 			rep = i
 		}
 		repOf[i] = rep
-		s := match.SiteOf(docs[i].Ref.Site())
+		s := own[i]
 		if g, ok := groupSite[rep]; ok {
 			s = match.MergeSites(g, s)
 		}

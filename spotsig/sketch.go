@@ -57,8 +57,7 @@ func (s Sketch) Bytes() int { return 4 + 4*len(s.Min) }
 // lower-cased), as a multiset.
 func SketchText(text []byte) Sketch {
 	var sk sketcher
-	Tokenize(text, sk.add)
-	return sk.sketch()
+	return sketchMain(&sk, text, nil)
 }
 
 // sketchMain is SketchText of the text outside periphery (ascending,

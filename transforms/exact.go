@@ -83,27 +83,24 @@ func CollapseExact(s beam.Scope, st *Stats, batches beam.PCollection, p config.P
 }
 
 // groupHead is what is known of the documents of an exact-copy key Key
-// as a whole: their dedup.Head (representative and site), the
-// representative's main-text sketch, their member of smallest rank and
-// their number. mergeGroupHeads combines it.
+// as a whole: their representative (dedup.FirstRef of them), its site and
+// main-text sketch, and their number. mergeGroupHeads combines it; the
+// group's site, size and best page are those of the members that verify
+// against the representative (collapseFn).
 type groupHead struct {
-	Key    string
-	Head   dedup.Head
-	Sketch spotsig.Sketch
-	Best   Page
-	Size   int
+	Key     string
+	Rep     warc.Ref
+	RepSite match.Site
+	Sketch  spotsig.Sketch
+	Size    int
 }
 
 func mergeGroupHeads(a, b groupHead) groupHead {
-	best := a.Best
-	if b.Best.Rank < best.Rank {
-		best = b.Best
+	if dedup.FirstRef(a.Rep, b.Rep) != a.Rep {
+		a, b = b, a
 	}
-	h := groupHead{Key: a.Key, Head: dedup.MergeHeads(a.Head, b.Head), Sketch: a.Sketch, Best: best, Size: a.Size + b.Size}
-	if h.Head.Rep != a.Head.Rep {
-		h.Sketch = b.Sketch
-	}
-	return h
+	a.Size += b.Size
+	return a
 }
 
 // member is one document of the exact-copy key Key: where it is (batch and
@@ -146,7 +143,7 @@ func (fn *exactShardsFn) ProcessElement(b Batch, members func(int, []member), he
 	full := false
 	for i, d := range b.Docs {
 		k := dedup.ExactKey(d.Vec)
-		h := groupHead{Key: k, Head: dedup.Head{Rep: d.Ref, Site: d.Site}, Sketch: d.Sketch, Best: d.Page, Size: 1}
+		h := groupHead{Key: k, Rep: d.Ref, RepSite: d.Site, Sketch: d.Sketch, Size: 1}
 		full = fn.heads.put(k, headBytes(&h), func(g *groupHead) {
 			if g.Size == 0 {
 				*g = h
@@ -186,7 +183,7 @@ func pageBytes(p *Page) int {
 }
 
 func headBytes(h *groupHead) int {
-	return 40 + len(h.Key) + pageBytes(&h.Best) + pageBytes(&Page{Ref: h.Head.Rep}) + h.Sketch.Bytes()
+	return 48 + len(h.Key) + pageBytes(&Page{Ref: h.Rep}) + h.Sketch.Bytes()
 }
 
 func memberBytes(m *member) int {
@@ -241,8 +238,8 @@ func (fn *collapseFn) ProcessElement(ctx context.Context, _ int, members func(*[
 			if h.Size < 2 {
 				continue
 			}
-			v := dedup.Verify(m.Sketch, h.Sketch, m.Site, match.SiteOf(h.Head.Rep.Site()), fn.Share)
-			if m.Page.Ref == h.Head.Rep {
+			v := dedup.Verify(m.Sketch, h.Sketch, m.Site, h.RepSite, fn.Share)
+			if m.Page.Ref == h.Rep {
 				v = dedup.Verification{ShareA: 1, ShareB: 1, OK: true}
 			}
 			if v.OK {
@@ -253,7 +250,7 @@ func (fn *collapseFn) ProcessElement(ctx context.Context, _ int, members func(*[
 		ms = nil
 	}
 	for k, vs := range byKey {
-		fn.group(ctx, groups[k].Head.Rep, vs, marks, exact, pages)
+		fn.group(ctx, groups[k].Rep, vs, marks, exact, pages)
 	}
 	return nil
 }
