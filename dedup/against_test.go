@@ -140,7 +140,7 @@ func sameDecision(x, y Decision) bool {
 // At the default settings (shared-block rule on: a batch's statistics are
 // its own) the rule still holds page by page: no kept page of batch 2 is a
 // near-duplicate of an index page (brute force over all of them, with the
-// same-site rule), and a page dropped for an index page names one it
+// same-site rule and verification), and a page dropped for an index page names one it
 // copies or pairs with at the Jaccard reported.
 func TestRunAgainstDefaultsKeepsNoCopyOfIndex(t *testing.T) {
 	if testing.Short() {
@@ -180,7 +180,8 @@ func TestRunAgainstDefaultsKeepsNoCopyOfIndex(t *testing.T) {
 			}
 			for _, q := range prior {
 				j := match.WeightedJaccard(q.Vec, doc.Vec)
-				if j >= p.Tau && rule.Keep(j, match.SiteOf(q.Site()), doc.Site) {
+				qs := match.SiteOf(q.Site())
+				if j >= p.Tau && rule.Keep(j, qs, doc.Site) && Verify(q.Sketch, doc.Sketch, qs, doc.Site, p.VerifyShare).OK {
 					t.Errorf("kept %s pairs with index page %s at %v", d.Key(), q.Key(), j)
 				}
 			}
