@@ -17,8 +17,10 @@ require (
 )
 
 require (
+	github.com/KimMachineGun/automemlimit v1.0.1 // indirect
 	github.com/parquet-go/bitpack v1.0.0 // indirect
 	github.com/parquet-go/jsonlite v1.0.0 // indirect
+	github.com/pbnjay/memory v0.0.0-20210728143218-7b4eea64cf58 // indirect
 	github.com/pierrec/lz4/v4 v4.1.26 // indirect
 	github.com/twpayne/go-geom v1.6.1 // indirect
 )

@@ -141,6 +141,9 @@ type Config struct {
 	Progress string
 	// ProgressInterval is the time between progress lines (> 0).
 	ProgressInterval time.Duration
+	// MemoryLimit is the process's soft memory limit (memory.go):
+	// MemoryLimitAuto, MemoryLimitOff or a size (ParseMemoryLimit).
+	MemoryLimit string
 	// WriteIndex is the index directory (local path, gs:// or s3://
 	// prefix) the job adds a segment of the pages it kept to (package
 	// index); "" writes none.
@@ -203,10 +206,10 @@ const (
 )
 
 // DefaultConfig returns DefaultParams with DefaultShards, DefaultProgress,
-// DefaultProgressInterval and no input or output.
+// DefaultProgressInterval, DefaultMemoryLimit and no input or output.
 func DefaultConfig() Config {
 	return Config{Params: DefaultParams(), Shards: DefaultShards, Compression: DefaultCompression,
-		Progress: DefaultProgress, ProgressInterval: DefaultProgressInterval}
+		Progress: DefaultProgress, ProgressInterval: DefaultProgressInterval, MemoryLimit: DefaultMemoryLimit}
 }
 
 // ErrConfig is wrapped by every configuration error: a bad flag value, an
@@ -288,6 +291,9 @@ func (c *Config) ValidateValues() error {
 	}
 	if c.ProgressInterval <= 0 {
 		return ParamErrorf(LayoutIs, "--progress_interval", c.ProgressInterval, "must be > 0")
+	}
+	if _, err := ParseMemoryLimit(c.MemoryLimit); err != nil {
+		return ParamErrorf(LayoutIsQuoted, "--memory_limit", c.MemoryLimit, "%s", err)
 	}
 	if strings.HasPrefix(c.WriteIndex, "http://") || strings.HasPrefix(c.WriteIndex, "https://") {
 		return ParamErrorf(LayoutQuoted, "--write_index", c.WriteIndex, "http(s) is read-only; write to a local directory, gs:// or s3://")

@@ -136,6 +136,7 @@ func registerFlags(j *jobFlagSet, cfg *config.Config) commandFlags {
 	j.StringVar(&cfg.Compression, "compression", cfg.Compression, fmt.Sprintf("how the sharded outputs are written: %s (<name>.jsonl) or %s (<name>.jsonl.gz, 7-14x smaller for pairs; byte-identical on every run) (default %q)", config.CompressionNone, config.CompressionGzip, cfg.Compression))
 	j.Var(progressFlag{&cfg.Progress}, "progress", fmt.Sprintf("print a line on stderr every --progress_interval on a local run (direct; prism; LOOPBACK workers): records and MB read, MB/s, documents, pairs, elapsed time; true, false or %s: when stderr is a terminal (default %s); other runners show the same figures as Beam counters", config.ProgressAuto, config.DefaultProgress))
 	j.DurationVar(&cfg.ProgressInterval, "progress_interval", cfg.ProgressInterval, fmt.Sprintf("time between two progress lines (default %v)", cfg.ProgressInterval))
+	j.StringVar(&cfg.MemoryLimit, "memory_limit", cfg.MemoryLimit, fmt.Sprintf("soft memory limit of the job's process and of its workers (Go's GOMEMLIMIT; beyond it the collector works harder instead of growing the heap): a size such as 4GiB, %s for none, or %s: a GOMEMLIMIT already set, else %.0f%% of a container's memory limit, else %.0f%% of the machine's memory (default %s, docs/deploy.md \"Memory\")", config.MemoryLimitOff, config.MemoryLimitAuto, 100*config.ContainerMemoryShare, 100*config.SystemMemoryShare, cfg.MemoryLimit))
 	j.BoolVar(&cfg.Overwrite, "overwrite", cfg.Overwrite, "write into an --output directory that holds an earlier run's files (shards, summary.json, _SUCCESS, temporary files), which this run's commit replaces: until then they stay as they were; refused if it holds any other file. Without it such a directory is refused")
 	j.StringVar(&cfg.WriteIndex, "write_index", cfg.WriteIndex, "index directory, gs:// or s3:// prefix: add a segment of the pages this run keeps (identity, language, vector, rank; Parquet) for later runs to deduplicate against, docs/design.md \"Scheduled batches\" (default none)")
 	j.StringVar(&cfg.IndexLabel, "index_label", cfg.IndexLabel, "label of the segment --write_index adds, segment-LABEL (letters, digits, ., _, -); give labels that sort as the runs do, e.g. the crawl date (default the run's start time, UTC, 20060102T150405.000Z)")
@@ -153,7 +154,7 @@ func registerFlags(j *jobFlagSet, cfg *config.Config) commandFlags {
 	cmd.logLevel = j.String("log_level", "warn", "Beam log level: debug, info, warn or error (default warn; info prints the job graph, e.g. the job a Dataflow --dry_run would submit, and the runner's own error logs of a failed job, which warn and error replace by one error line)")
 	cmd.version = j.Bool("version", false, "print the version (module version, VCS revision, Beam Go SDK) and exit")
 	cmd.printMeta = j.Bool(printTemplateMetadataFlag, false, "print the Dataflow flex template's metadata.json (every job flag above, its help and default) and exit")
-	j.Launcher("version", printTemplateMetadataFlag, "progress", "progress_interval")
+	j.Launcher("version", printTemplateMetadataFlag, "progress", "progress_interval", "memory_limit")
 	return cmd
 }
 

@@ -109,6 +109,13 @@ func run(args []string) (status int) {
 	default:
 		return fail(2, "--log_level=%q: want debug, info, warn or error", *cmd.logLevel)
 	}
+	limit, from, err := setMemoryLimit(cfg.MemoryLimit) // before Init: workers run it too
+	if err != nil {
+		return fail(2, "--memory_limit=%q: %v", cfg.MemoryLimit, err)
+	}
+	if *cmd.logLevel == "debug" || *cmd.logLevel == "info" {
+		fmt.Fprintf(os.Stderr, "ndd-beam: memory limit %d MiB (%s)\n", limit>>20, from)
+	}
 	beam.Init() // on a worker this runs the harness and does not return
 	if err := checkRunner(*runners.Runner); err != nil {
 		return fail(2, "%v", err)
@@ -121,7 +128,6 @@ func run(args []string) (status int) {
 	if err := checkDataflow(cfg.Runner, cfg.Input, cfg.Output); err != nil {
 		return fail(2, "%v", err)
 	}
-	var err error
 	var launched *pipeline.Launched
 	if dryRun() {
 		err = cfg.ValidateValues()
