@@ -6,6 +6,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
@@ -330,7 +331,7 @@ func decideAgainst(res *Result, prior []Prior, p config.Params, grouping match.G
 		segmentOf[q.ID()] = q.Segment
 	}
 	all := append(slices.Clip(pages[:len(prior)]), res.Pages...)
-	out := make([]Decision, len(res.Pages))
+	out := make([]output.Decision, len(res.Pages))
 	keptBy := make([]int, len(all))
 	index := make(map[string]int, len(all))
 	for i := range all {
@@ -341,14 +342,14 @@ func decideAgainst(res *Result, prior []Prior, p config.Params, grouping match.G
 	for i := len(all) - 1; i >= 0; i-- {
 		index[all[i].ID()] = i
 	}
-	all2 := make([]Decision, len(all))
+	all2 := make([]output.Decision, len(all))
 	copy(all2, ds[:len(prior)])
 	next := len(prior)
 	res.DroppedForPrior = 0
 	for i, pg := range res.Pages {
-		var d Decision
+		var d output.Decision
 		if c := copyOf[i]; c >= 0 {
-			d = Decision{Ref: pg.Ref, Method: method, Capped: pg.Capped}
+			d = output.Decision{Ref: pg.Ref, Method: method, Capped: pg.Capped}
 			if _, ok := vecOf[pg.ID()]; !ok {
 				d.Method = DecideExactText
 			}

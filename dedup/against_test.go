@@ -8,6 +8,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/internal/warcsplit"
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // The equality of docs/design.md ("Scheduled batches"): batch 2 run against
@@ -89,7 +90,7 @@ func checkAgainstEqualsOneRun(t *testing.T, batch1, batch2 []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want []Decision
+	var want []output.Decision
 	fromBatch1 := 0
 	for i, d := range one.Decisions {
 		if in1[one.Pages[i].File] {
@@ -130,7 +131,7 @@ func checkAgainstEqualsOneRun(t *testing.T, batch1, batch2 []string) {
 
 // sameDecision compares two decisions field by field (the kept-by offsets
 // are pointers).
-func sameDecision(x, y Decision) bool {
+func sameDecision(x, y output.Decision) bool {
 	eq := func(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 	return x.Ref == y.Ref && x.Keep == y.Keep && x.KeptBy == y.KeptBy && x.KeptByURI == y.KeptByURI &&
 		x.KeptByFile == y.KeptByFile && eq(x.KeptByOffset, y.KeptByOffset) && eq(x.KeptByInner, y.KeptByInner) &&

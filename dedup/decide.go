@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
@@ -38,43 +39,6 @@ type Page struct {
 	Date string
 }
 
-// Decision is one line of decisions-*.jsonl: a page kept, or dropped as a
-// near-duplicate of the kept page KeptBy (its record ID; KeptByURI its
-// target URI; KeptByFile, KeptByOffset and KeptByInner its location, since
-// record IDs repeat across real archives) at weighted Jaccard Jaccard (1
-// for an exact-text copy). Method says how the page was decided: the
-// signature scheme (e.g. "spotsigs") for a page that reached matching,
-// DecideExactText or DecideNoText for the others. The field order is the
-// line's; docs/outputs.md documents it. The kept-by fields are absent on a
-// kept page's line (the offsets are pointers so that offset 0 is written
-// on a dropped page's line).
-type Decision struct {
-	warc.Ref
-	Keep         bool   `json:"keep"`
-	KeptBy       string `json:"kept_by,omitempty"`
-	KeptByURI    string `json:"kept_by_uri,omitempty"`
-	KeptByFile   string `json:"kept_by_file,omitempty"`
-	KeptByOffset *int64 `json:"kept_by_offset,omitempty"`
-	KeptByInner  *int64 `json:"kept_by_inner_offset,omitempty"`
-	// KeptBySegment names the index segment (package index) that holds
-	// the kept page when it is a page an earlier run kept (--against);
-	// absent otherwise.
-	KeptBySegment string  `json:"kept_by_segment,omitempty"`
-	Jaccard       float64 `json:"jaccard,omitempty"`
-	Method        string  `json:"method"`
-	// Capped names the extraction caps that applied to the page (its text
-	// or signatures were cut there; docs/robustness.md), absent when none.
-	Capped []string `json:"capped,omitempty"`
-}
-
-// DropFor marks the decision dropped for the kept page k at weighted
-// Jaccard j.
-func (d *Decision) DropFor(k warc.Ref, j float64) {
-	off, inner := k.Offset, k.Inner
-	d.Keep, d.Jaccard = false, j
-	d.KeptBy, d.KeptByURI, d.KeptByFile, d.KeptByOffset, d.KeptByInner = k.RecordID, k.URI, k.File, &off, &inner
-}
-
 // TextCopyRecord is the pairs line of a page dropped as an exact copy of
 // another page's text (Method DecideExactText): the two pages at Jaccard 1,
 // both shares 1, with Exact set and 0 signatures on both sides (what tells
@@ -83,42 +47,13 @@ func (d *Decision) DropFor(k warc.Ref, j float64) {
 // group. ok is false for any other decision, and for a page dropped for a
 // page of the index (KeptBySegment: the pairs output holds the pairs among
 // the run's own pages; the decision line names the index page).
-func TextCopyRecord(d Decision) (p PairRecord, ok bool) {
+func TextCopyRecord(d output.Decision) (p output.PairRecord, ok bool) {
 	if d.Keep || d.Method != DecideExactText || d.KeptBySegment != "" {
-		return PairRecord{}, false
+		return output.PairRecord{}, false
 	}
 	p = NewPairRecord(d.Ref, 0, d.Keeper(), 0, 1, Verification{ShareA: 1, ShareB: 1, OK: true})
 	p.Exact = true
 	return p, true
-}
-
-// IsTextCopy reports whether p is a TextCopyRecord line.
-func (p PairRecord) IsTextCopy() bool { return p.Exact && p.ASignatures == 0 && p.BSignatures == 0 }
-
-// Keeper is the identity of the kept page a dropped page names (its
-// record ID, URI and location; the zero Ref for a kept page).
-func (d Decision) Keeper() warc.Ref {
-	k := warc.Ref{RecordID: d.KeptBy, URI: d.KeptByURI, File: d.KeptByFile}
-	if d.KeptByOffset != nil {
-		k.Offset = *d.KeptByOffset
-	}
-	if d.KeptByInner != nil {
-		k.Inner = *d.KeptByInner
-	}
-	return k
-}
-
-// Cluster is one line of clusters-*.jsonl: a kept page (its identity) that
-// dropped other pages, the record IDs of those (sorted), the cluster size
-// 1 + len(Dropped) and, for a page of an earlier run's index, its
-// Segment.
-type Cluster struct {
-	warc.Ref
-	Dropped []string `json:"dropped"`
-	Size    int      `json:"size"`
-	// Segment names the index segment that holds the kept page when an
-	// earlier run kept it (--against); absent otherwise.
-	Segment string `json:"segment,omitempty"`
 }
 
 // Decide keeps or drops every page, the reference of the Beam job's Decide
@@ -136,7 +71,7 @@ type Cluster struct {
 // matched pages. It returns one Decision per page (in the order of pages)
 // and the clusters (in the order of their kept pages in pages). Errors: a
 // doc that is not a page, or a pair outside docs.
-func Decide(pages []Page, docs []Doc, repOf []int, pairs []match.Pair, method string) ([]Decision, []Cluster, error) {
+func Decide(pages []Page, docs []Doc, repOf []int, pairs []match.Pair, method string) ([]output.Decision, []output.Cluster, error) {
 	index := make(map[string]int, len(pages))
 	for i, p := range pages {
 		index[p.ID()] = i
@@ -195,10 +130,10 @@ func Decide(pages []Page, docs []Doc, repOf []int, pairs []match.Pair, method st
 	}
 	byText := match.DecideExact(otherRanks, digests)
 
-	out := make([]Decision, len(pages))
+	out := make([]output.Decision, len(pages))
 	keptBy := make([]int, len(pages))
 	set := func(j int, d match.Decision, keeper int, method string) {
-		out[j] = Decision{Ref: pages[j].Ref, Keep: d.Keep, Method: method, Capped: pages[j].Capped}
+		out[j] = output.Decision{Ref: pages[j].Ref, Keep: d.Keep, Method: method, Capped: pages[j].Capped}
 		keptBy[j] = -1
 		if !d.Keep {
 			out[j].DropFor(pages[keeper].Ref, d.Jaccard)
@@ -233,18 +168,18 @@ func Decide(pages []Page, docs []Doc, repOf []int, pairs []match.Pair, method st
 // Clusters forms the clusters of decisions ds of pages: keptBy[j] is the
 // index of the page that dropped page j (-1 when kept). Clusters come in
 // the order of their kept pages, dropped record IDs sorted.
-func Clusters(pages []Page, ds []Decision, keptBy []int) []Cluster {
+func Clusters(pages []Page, ds []output.Decision, keptBy []int) []output.Cluster {
 	members := map[int][]string{}
 	for j, k := range keptBy {
 		if k >= 0 {
 			members[k] = append(members[k], ds[j].RecordID)
 		}
 	}
-	var cs []Cluster
+	var cs []output.Cluster
 	for k := range pages {
 		if m, ok := members[k]; ok {
 			slices.Sort(m)
-			cs = append(cs, Cluster{Ref: pages[k].Ref, Dropped: m, Size: 1 + len(m)})
+			cs = append(cs, output.Cluster{Ref: pages[k].Ref, Dropped: m, Size: 1 + len(m)})
 		}
 	}
 	return cs

@@ -16,6 +16,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/eval"
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
@@ -150,7 +151,7 @@ func TestRunDecisionsGuarantees(t *testing.T) {
 			}
 			pages := len(res.Docs)
 			for _, r := range res.Rejects {
-				if dedup.IsPageReason(r.Reason) {
+				if output.IsPageReason(r.Reason) {
 					pages++
 				}
 			}

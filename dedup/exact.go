@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
@@ -50,7 +51,7 @@ type ExactCopy struct {
 }
 
 // PairRecord returns the copy's line of the pairs output (Exact, Jaccard 1).
-func (c ExactCopy) PairRecord() PairRecord {
+func (c ExactCopy) PairRecord() output.PairRecord {
 	p := NewPairRecord(c.Member, c.Signatures, c.Rep, c.Signatures, 1, c.Verified)
 	p.Exact = true
 	return p
@@ -117,9 +118,9 @@ func Collapse(docs []Doc, share float64) (repOf []int, sites []match.Site) {
 // unordered pair once, in canonical order, Exact false. Its size is
 // quadratic in the group sizes: for evaluation on small sets, not for a
 // crawl (PairIndex answers single questions in constant space).
-func ExpandPairs(ps []PairRecord) []PairRecord {
+func ExpandPairs(ps []output.PairRecord) []output.PairRecord {
 	ix := NewPairIndex(ps)
-	var out []PairRecord
+	var out []output.PairRecord
 	for _, g := range ix.groups {
 		for i := range g {
 			for j := i + 1; j < len(g); j++ {
@@ -153,7 +154,7 @@ type PairIndex struct {
 // NewPairIndex indexes the lines ps: an exact-copy group is a connected
 // part of the Exact lines, represented by its member first in record order
 // (warc.Ref.Less), as Collapse chooses it.
-func NewPairIndex(ps []PairRecord) *PairIndex {
+func NewPairIndex(ps []output.PairRecord) *PairIndex {
 	ix := &PairIndex{rep: map[string]warc.Ref{}, groups: map[string][]warc.Ref{},
 		lines: map[[2]string]float64{}, sigs: map[string]int{}}
 	parent := map[string]string{}

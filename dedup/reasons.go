@@ -3,11 +3,14 @@ package dedup
 import (
 	"slices"
 
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
 // The job's own reject reasons, beside the reader's (warc.Skip*, which
-// warc.ReadFile emits and warc keeps). Reasons lists them all.
+// warc.ReadFile emits and warc keeps), and the reasons of the rejects that
+// are still pages (output.ReasonNoSignatures, output.ReasonTooFewSignatures,
+// output.IsPageReason). Reasons lists them all.
 const (
 	// ReasonUnreadableFile: the WARC file could not be opened, or reading it
 	// failed with an I/O error (not a format error, which warc.ReadFile
@@ -27,13 +30,6 @@ const (
 	// same URL spelt twice), which is read once under the other path, named
 	// in the detail. One record at offset -1 for the path not read.
 	ReasonDuplicateFile = "duplicate-file"
-	// ReasonNoSignatures: the document's text yields no signature at all
-	// with the configured scheme (e.g. no antecedent occurs), so it takes
-	// no part in IDF statistics or matching.
-	ReasonNoSignatures = "no-signatures"
-	// ReasonTooFewSignatures: after the IDF filter the document's vector
-	// length |d| is below config.Params.MinSignatures.
-	ReasonTooFewSignatures = "too-few-signatures"
 	// ReasonBadText: a payload-to-text error of the signer other than
 	// spotsig.ErrNotText and spotsig.ErrBinary (not expected; the detail
 	// has it). What is a page is decided once, by the WARC reader
@@ -50,12 +46,5 @@ const (
 // (docs/robustness.md lists each).
 var Reasons = slices.Concat(warc.Reasons, []string{
 	ReasonUnreadableFile, ReasonIrregularFile, ReasonEmptyFile, ReasonDuplicateFile,
-	ReasonBadText, ReasonNoSignatures, ReasonTooFewSignatures,
+	ReasonBadText, output.ReasonNoSignatures, output.ReasonTooFewSignatures,
 })
-
-// IsPageReason reports whether a reject of this reason is still a page
-// (its payload became text; docs/outputs.md "Which records are pages"):
-// ReasonNoSignatures and ReasonTooFewSignatures, decided on their text.
-func IsPageReason(reason string) bool {
-	return reason == ReasonNoSignatures || reason == ReasonTooFewSignatures
-}

@@ -8,15 +8,16 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
 // Result is what Run computes, the in-process counterpart of the Beam job's
 // outputs: Records == len(Docs) + len(Rejects) always holds.
 type Result struct {
-	Records int      // WARC records read, incl. unreadable stretches and files
-	Docs    []Doc    // documents that reached matching, in file and record order, IDF-filtered vectors
-	Rejects []Reject // every other record, in file and record order
+	Records int             // WARC records read, incl. unreadable stretches and files
+	Docs    []Doc           // documents that reached matching, in file and record order, IDF-filtered vectors
+	Rejects []output.Reject // every other record, in file and record order
 	// Capped counts, per cap name (Cap*), the documents a cap applied
 	// to (kept with what was read).
 	Capped map[string]int
@@ -55,8 +56,8 @@ type Result struct {
 	// keep/drop decision per page, in the same order (Decide), and Clusters
 	// each kept page that dropped others.
 	Pages     []Page
-	Decisions []Decision
-	Clusters  []Cluster
+	Decisions []output.Decision
+	Clusters  []output.Cluster
 	// DroppedForPrior counts the pages dropped for a page of the index a
 	// run was matched against (RunAgainst; 0 otherwise).
 	DroppedForPrior int
@@ -66,8 +67,8 @@ type Result struct {
 // Candidates with their verification, then one Exact line per document
 // that is not its group's representative, then one line per page dropped
 // as an exact copy of another page's text (TextCopyRecord).
-func (r *Result) PairRecords() []PairRecord {
-	out := make([]PairRecord, len(r.Candidates), len(r.Candidates)+len(r.Docs))
+func (r *Result) PairRecords() []output.PairRecord {
+	out := make([]output.PairRecord, len(r.Candidates), len(r.Candidates)+len(r.Docs))
 	for i, p := range r.Candidates {
 		a, b := r.Docs[p.A], r.Docs[p.B]
 		out[i] = NewPairRecord(a.Ref, a.Vec.Len(), b.Ref, b.Vec.Len(), p.Jaccard, r.Verified[i])
@@ -269,7 +270,7 @@ func SignFiles(ctx context.Context, p config.Params, files []string, edit func(*
 			s := &Signed{}
 			slots = append(slots, s)
 			jobs <- job{c, s}
-		}, func(r Reject) {
+		}, func(r output.Reject) {
 			slots = append(slots, &Signed{Reject: r})
 		})
 		if err == nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
@@ -135,7 +136,7 @@ type Signed struct {
 	TextBytes int
 	// Reject holds the reason and detail when the record is not a
 	// document (Reason "" otherwise).
-	Reject Reject
+	Reject output.Reject
 	// HasPage reports that the payload became text, so Doc.Page is a page
 	// the decisions keep or drop (Decide), signed or not.
 	HasPage bool
@@ -148,7 +149,7 @@ func (s Signed) IsDoc() bool { return s.Reject.Reason == "" }
 // nil): its reject with TextReason's reason and detail.
 func textError(err error, contentType string) Signed {
 	reason, detail := TextReason(err, contentType)
-	return Signed{Reject: Reject{Reason: reason, Detail: detail}}
+	return Signed{Reject: output.Reject{Reason: reason, Detail: detail}}
 }
 
 // TextReason maps a spotsig payload-to-text error to the reject reason and

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
@@ -25,29 +26,29 @@ type Candidate struct {
 
 // Classify is the step after warc.ReadFile: a record it did not skip is a
 // Candidate, any other a Reject with the reader's reason. ok reports which.
-func Classify(r warc.Record) (c Candidate, rej Reject, ok bool) {
+func Classify(r warc.Record) (c Candidate, rej output.Reject, ok bool) {
 	if r.Skip != "" {
-		return Candidate{}, Reject{Ref: r.Ref(), Reason: r.Skip, Detail: r.Detail, Quirks: r.Quirks}, false
+		return Candidate{}, output.Reject{Ref: r.Ref(), Reason: r.Skip, Detail: r.Detail, Quirks: r.Quirks}, false
 	}
-	return Candidate{Ref: r.Ref(), Date: r.Date, ContentType: r.MIMEType(), Payload: r.Payload, Quirks: r.Quirks}, Reject{}, true
+	return Candidate{Ref: r.Ref(), Date: r.Date, ContentType: r.MIMEType(), Payload: r.Payload, Quirks: r.Quirks}, output.Reject{}, true
 }
 
 // Sign signs a candidate with signer (NewSigner) and ranks its page by
 // pol (the keep policy). The result is a document (IsDoc: Doc with its
 // Page, Site, signatures and language), or a Reject with the signer's
-// reason, or with ReasonNoSignatures for a payload that became text but
+// reason, or with output.ReasonNoSignatures for a payload that became text but
 // gave no signature. HasPage reports that the payload became text: Doc.Page
 // is then a page the decisions keep or drop, with or without signatures.
 func Sign(ctx context.Context, signer Signer, pol match.Policy, c Candidate) Signed {
 	s := signer.Sign(ctx, c.Payload, c.ContentType)
 	if s.Reject.Reason != "" {
-		return Signed{Reject: Reject{Ref: c.Ref, Reason: s.Reject.Reason, Detail: s.Reject.Detail}}
+		return Signed{Reject: output.Reject{Ref: c.Ref, Reason: s.Reject.Reason, Detail: s.Reject.Detail}}
 	}
 	s.HasPage = true
 	s.Doc.Ref, s.Doc.Date = c.Ref, c.Date
 	s.Doc.Rank = pol.Rank(match.PageInfo{Date: c.Date, TextBytes: s.TextBytes, URI: c.URI, RecordID: c.RecordID, Location: c.Key()})
 	if len(s.Doc.Vec.Hashes) == 0 && len(s.Doc.Blocks) == 0 {
-		s.Reject = Reject{Ref: c.Ref, Reason: ReasonNoSignatures}
+		s.Reject = output.Reject{Ref: c.Ref, Reason: output.ReasonNoSignatures}
 		return s
 	}
 	s.Doc.Site = match.SiteOf(c.Site())
@@ -55,14 +56,14 @@ func Sign(ctx context.Context, signer Signer, pol match.Policy, c Candidate) Sig
 }
 
 // CheckMinSignatures rejects a document whose vector length |d| after the
-// IDF filter is below min (or 0), with ReasonTooFewSignatures.
-func CheckMinSignatures(d Doc, min int) (Reject, bool) {
+// IDF filter is below min (or 0), with output.ReasonTooFewSignatures.
+func CheckMinSignatures(d Doc, min int) (output.Reject, bool) {
 	l := d.Vec.Len()
 	if l < min || l == 0 {
-		return Reject{Ref: d.Ref, Reason: ReasonTooFewSignatures,
+		return output.Reject{Ref: d.Ref, Reason: output.ReasonTooFewSignatures,
 			Detail: itoa(l) + " signatures after the IDF filter, minimum " + itoa(min)}, false
 	}
-	return Reject{}, true
+	return output.Reject{}, true
 }
 
 // ReadWARC reads one WARC file with warc.ReadFile under opts and hands each
@@ -72,9 +73,9 @@ func CheckMinSignatures(d Doc, min int) (Reject, bool) {
 // with ReasonEmptyFile at offset -1. An I/O error while reading becomes one
 // more Reject with ReasonUnreadableFile at the last offset reached. Every
 // record read, and every such failure, reaches exactly one callback.
-func ReadWARC(name string, r io.Reader, openErr error, opts warc.Options, candidate func(Candidate), reject func(Reject)) {
+func ReadWARC(name string, r io.Reader, openErr error, opts warc.Options, candidate func(Candidate), reject func(output.Reject)) {
 	if openErr != nil {
-		reject(Reject{Ref: warc.Ref{File: name, Offset: -1}, Reason: ReasonUnreadableFile, Detail: openErr.Error()})
+		reject(output.Reject{Ref: warc.Ref{File: name, Offset: -1}, Reason: ReasonUnreadableFile, Detail: openErr.Error()})
 		return
 	}
 	cr := &CountingReader{R: r}
@@ -90,10 +91,10 @@ func ReadWARC(name string, r io.Reader, openErr error, opts warc.Options, candid
 	})
 	switch {
 	case err != nil:
-		reject(Reject{Ref: warc.Ref{File: name, Offset: last}, Reason: ReasonUnreadableFile,
+		reject(output.Reject{Ref: warc.Ref{File: name, Offset: last}, Reason: ReasonUnreadableFile,
 			Detail: fmt.Sprintf("reading stopped after offset %d: %v", last, err)})
 	case cr.N == 0:
-		reject(Reject{Ref: warc.Ref{File: name, Offset: -1}, Reason: ReasonEmptyFile, Detail: "the file holds 0 bytes"})
+		reject(output.Reject{Ref: warc.Ref{File: name, Offset: -1}, Reason: ReasonEmptyFile, Detail: "the file holds 0 bytes"})
 	}
 }
 

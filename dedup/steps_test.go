@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
@@ -20,10 +21,10 @@ func TestReadWARCFileWithoutRecords(t *testing.T) {
 		{"empty", nil, ReasonEmptyFile},
 		{"unopened", errors.New("permission denied"), ReasonUnreadableFile},
 	} {
-		var rejects []Reject
+		var rejects []output.Reject
 		ReadWARC(tc.name, bytes.NewReader(nil), tc.openErr, warc.Options{}, func(c Candidate) {
 			t.Errorf("%s: candidate %+v", tc.name, c.Ref)
-		}, func(r Reject) { rejects = append(rejects, r) })
+		}, func(r output.Reject) { rejects = append(rejects, r) })
 		if len(rejects) != 1 || rejects[0].Reason != tc.want || rejects[0].Offset != -1 || rejects[0].File != tc.name {
 			t.Errorf("%s: rejects %+v, want one %s at offset -1", tc.name, rejects, tc.want)
 		}

@@ -2,22 +2,21 @@ package eval
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
-// DecisionRecord is one line of a decisions output (decisions*.jsonl, the
-// job's contract, dedup.Decision): a page kept, or dropped as a copy of the
-// kept page KeptBy.
-type DecisionRecord = dedup.Decision
+// DecisionRecord is one row of a decisions output (the job's contract,
+// output.Decision): a page kept, or dropped as a copy of the kept page
+// KeptBy.
+type DecisionRecord = output.Decision
 
-// ClusterRecord is one line of a clusters output (clusters*.jsonl,
-// dedup.Cluster).
-type ClusterRecord = dedup.Cluster
+// ClusterRecord is one row of a clusters output (output.Cluster).
+type ClusterRecord = output.Cluster
 
 // DropResult scores keep/drop decisions against a truth file's clusters.
 //
@@ -70,44 +69,6 @@ func EvaluateDrops(t *Truth, ds []DecisionRecord) DropResult {
 	}
 	r.DropPrecision, r.DropRecall = rates(r.CorrectDrops, r.Dropped, r.PossibleDrops)
 	return r
-}
-
-// ReadDecisions parses a decisions output from r (see ReadPairs); a line
-// without record_id and uri, or a dropped page without kept_by, is an error.
-func ReadDecisions(r io.Reader, emit func(DecisionRecord) error) error {
-	return readJSONL(r, "decisions", func(line int, d DecisionRecord) error {
-		if d.RecordID == "" && d.URI == "" {
-			return fmt.Errorf("decisions line %d: no record_id or uri", line)
-		}
-		if !d.Keep && d.KeptBy == "" && d.KeptByURI == "" {
-			return fmt.Errorf("decisions line %d: dropped without kept_by", line)
-		}
-		return emit(d)
-	})
-}
-
-// LoadDecisions reads every file matching the glob pattern, in lexical
-// order (see LoadPairs); a pattern that matches nothing is an error.
-func LoadDecisions(pattern string) ([]DecisionRecord, []string, error) {
-	return loadGlob(pattern, ReadDecisions)
-}
-
-// LoadClusters reads every clusters file matching the glob pattern.
-func LoadClusters(pattern string) ([]ClusterRecord, []string, error) {
-	return loadGlob(pattern, func(r io.Reader, emit func(ClusterRecord) error) error {
-		return readJSONL(r, "clusters", func(_ int, c ClusterRecord) error { return emit(c) })
-	})
-}
-
-func loadGlob[T any](pattern string, read func(io.Reader, func(T) error) error) ([]T, []string, error) {
-	var out []T
-	files, err := forEachFile(pattern, func(r io.Reader) error {
-		return read(r, func(x T) error { out = append(out, x); return nil })
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return out, files, nil
 }
 
 // CheckDecisions checks the guarantees of the decisions output

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // The tiny truth file (testdata/tiny_truth.jsonl) has six documents:
@@ -37,7 +39,7 @@ func TestEvaluateTinyHandChecked(t *testing.T) {
 	if got := truth.PositivePairs(); got != 4 {
 		t.Fatalf("PositivePairs = %d, want 4", got)
 	}
-	pairs, files, err := LoadPairs("testdata/tiny_pairs*.jsonl")
+	pairs, files, err := output.ReadAll[PairRecord]("testdata/tiny_pairs*.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,11 +130,5 @@ func TestLookupAmbiguousURI(t *testing.T) {
 	}
 	if i, ok := truth.Lookup("y", "u"); !ok || i != 1 {
 		t.Errorf("Lookup(y) = %d, %v", i, ok)
-	}
-}
-
-func TestLoadPairsNoMatch(t *testing.T) {
-	if _, _, err := LoadPairs("testdata/does-not-exist*.jsonl"); err == nil {
-		t.Error("a pattern matching no file must be an error")
 	}
 }

@@ -1,10 +1,8 @@
 package eval
 
 import (
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -50,8 +48,8 @@ type RunReport struct {
 	candidates                dropCandidates
 }
 
-// LoadRunReport reads summary.json, pairs-*.jsonl, decisions-*.jsonl and
-// clusters-*.jsonl of the job output directory dir (plain or gzipped),
+// LoadRunReport reads summary.json, the pairs, decisions and clusters of
+// the job output directory dir (in any format: output.Read),
 // and keeps up to samples dropped decisions for LoadSamples.
 func LoadRunReport(dir string, samples int) (*RunReport, error) {
 	b, err := os.ReadFile(filepath.Join(dir, output.SummaryFile))
@@ -77,40 +75,36 @@ func LoadRunReport(dir string, samples int) (*RunReport, error) {
 	r.JaccardLo = max(0, float64(int(r.Tau*20+1e-9))/20)
 	r.JaccardBins = make([]int, max(1, int((1-r.JaccardLo)/0.05+0.5)))
 	pairs := 0
-	_, err = forEachFile(filepath.Join(dir, "pairs-*.jsonl*"), func(f io.Reader) error {
-		return ReadPairs(f, func(p PairRecord) error {
-			pairs++
-			n := len(r.JaccardBins)
-			r.JaccardBins[min(n-1, max(0, int((p.Jaccard-r.JaccardLo)/0.05+1e-9)))]++
-			return nil
-		})
+	_, err = output.Read(output.Glob(dir, output.Pairs), func(p PairRecord) error {
+		pairs++
+		n := len(r.JaccardBins)
+		r.JaccardBins[min(n-1, max(0, int((p.Jaccard-r.JaccardLo)/0.05+1e-9)))]++
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	if pairs != r.Pairs {
-		return nil, fmt.Errorf("%s: summary.json counts %d pairs, the pairs files hold %d lines", dir, r.Pairs, pairs)
+		return nil, fmt.Errorf("%s: summary.json counts %d pairs, the pairs files hold %d rows", dir, r.Pairs, pairs)
 	}
-	_, err = forEachFile(filepath.Join(dir, "decisions-*.jsonl*"), func(f io.Reader) error {
-		return ReadDecisions(f, func(d DecisionRecord) error {
-			c := r.ByMethod[d.Method]
-			if d.Keep {
-				r.Kept++
-				c[0]++
+	_, err = output.Read(output.Glob(dir, output.Decisions), func(d DecisionRecord) error {
+		c := r.ByMethod[d.Method]
+		if d.Keep {
+			r.Kept++
+			c[0]++
+		} else {
+			r.Dropped++
+			c[1]++
+			if d.Jaccard >= 1 {
+				r.DroppedExact++
 			} else {
-				r.Dropped++
-				c[1]++
-				if d.Jaccard >= 1 {
-					r.DroppedExact++
-				} else {
-					r.DroppedNear++
-				}
-				r.DroppedByHost[host(d.URI)]++
-				r.candidates.add(d)
+				r.DroppedNear++
 			}
-			r.ByMethod[d.Method] = c
-			return nil
-		})
+			r.DroppedByHost[host(d.URI)]++
+			r.candidates.add(d)
+		}
+		r.ByMethod[d.Method] = c
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -118,9 +112,7 @@ func LoadRunReport(dir string, samples int) (*RunReport, error) {
 	if r.Kept != sum.Kept || r.Dropped != sum.Dropped {
 		return nil, fmt.Errorf("%s: summary.json counts %d kept and %d dropped, the decisions files %d and %d", dir, sum.Kept, sum.Dropped, r.Kept, r.Dropped)
 	}
-	_, err = forEachFile(filepath.Join(dir, "clusters-*.jsonl*"), func(f io.Reader) error {
-		return readJSONL(f, "clusters", func(_ int, c ClusterRecord) error { r.ClusterSizes[c.Size]++; return nil })
-	})
+	_, err = output.Read(output.Glob(dir, output.Clusters), func(c ClusterRecord) error { r.ClusterSizes[c.Size]++; return nil })
 	return r, err
 }
 
@@ -131,46 +123,6 @@ func (r *RunReport) LoadSamples(n int) error {
 	s, err := LoadDropSamples(r.candidates.pick(n), r.Params)
 	r.Samples = s
 	return err
-}
-
-// forEachFile calls read with every file matching the glob pattern, in
-// lexical order, gunzipped when its name ends in .gz (the job's
-// --compression=gzip), and returns the files read. A pattern that matches
-// no file is an error, so a mistyped path is never read as empty.
-func forEachFile(pattern string, read func(io.Reader) error) ([]string, error) {
-	files, err := filepath.Glob(pattern)
-	if err != nil {
-		return nil, err
-	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("no file matches %q", pattern)
-	}
-	sort.Strings(files)
-	for _, name := range files {
-		if err := readFile(name, read); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-	}
-	return files, nil
-}
-
-func readFile(name string, read func(io.Reader) error) error {
-	f, err := os.Open(name)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if !strings.HasSuffix(name, ".gz") {
-		return read(f)
-	}
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return err
-	}
-	if err := read(zr); err != nil {
-		return err
-	}
-	return zr.Close()
 }
 
 // host is the host name of a target URI ("(none)" when it has none).

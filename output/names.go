@@ -3,14 +3,18 @@
 // summary.json, _SUCCESS, temporary names), which names are the job's
 // (IsJobFile, what --overwrite removes), summary.json's Summary with its
 // statistics table, and the run info it records (RunInfo, BuildVersion).
-// The lines themselves are dedup's records (dedup.PairRecord, dedup.Reject,
-// dedup.Decision, dedup.Cluster); every field is documented in
-// docs/outputs.md. The Beam stages that write these files are transforms'
-// (WriteLines, WriteSummary, Outputs.Commit).
+//
+// The sharded outputs: their rows (PairRecord, Reject, Decision, Cluster,
+// records.go), their formats (Format: JSON lines, plain or gzip, and
+// Parquet; an Encoder writes a shard, a Decoder reads one), their names
+// (Format.ShardName, Glob) and the one reader every consumer uses (Read,
+// Decode). Every field and column is documented in docs/outputs.md. The
+// Beam stages that write these files are transforms' (WriteLines,
+// WriteSummary, Outputs.Commit).
 //
 // Commit protocol: every output file is first written under a temporary
 // name in the output directory, TempPrefix + run ID + "-" + its final name
-// (a dot file that no pairs-*.jsonl glob matches), and renamed to its
+// (a dot file that no pairs-* glob matches), and renamed to its
 // final name once every one is written; SuccessFile is written last. A
 // run that dies before the commit leaves only temporary names and no
 // SuccessFile; a reader trusts a directory only when SuccessFile is there.
@@ -39,10 +43,8 @@ const TempPrefix = ".ndd-beam-tmp-"
 // (two runs starting together do not trip over each other's probe).
 const ProbeFile = ".ndd-beam-write-probe"
 
-// GzipSuffix ends the name of a gzip-compressed shard (--compression=gzip).
-const GzipSuffix = ".gz"
-
-// The sharded outputs (<prefix>-SSSSS-of-NNNNN.jsonl).
+// The sharded outputs (<prefix>-SSSSS-of-NNNNN<suffix>, the suffix of
+// their Format).
 const (
 	Pairs     = "pairs"
 	Rejects   = "rejects"
@@ -50,12 +52,29 @@ const (
 	Clusters  = "clusters"
 )
 
-var shardRE = regexp.MustCompile(`^(` + Pairs + `|` + Rejects + `|` + Decisions + `|` + Clusters + `)-[0-9]{5}-of-[0-9]{5}\.jsonl(\` + GzipSuffix + `)?$`)
+// Sharded lists the sharded outputs.
+var Sharded = []string{Pairs, Rejects, Decisions, Clusters}
 
-// ShardName is the name of shard i of n of the output called prefix:
-// "<prefix>-SSSSS-of-NNNNN.jsonl" (shards numbered from 0, five digits).
-func ShardName(prefix string, i, n int) string {
-	return fmt.Sprintf("%s-%05d-of-%05d.jsonl", prefix, i, n)
+// ShardName is the name of shard i of n of the output called prefix in
+// format f: "<prefix>-SSSSS-of-NNNNN<f.Suffix>" (shards numbered from 0,
+// five digits).
+func (f *Format) ShardName(prefix string, i, n int) string {
+	return fmt.Sprintf("%s-%05d-of-%05d%s", prefix, i, n, f.Suffix)
+}
+
+// Glob is the glob (filepath.Match syntax, also for gs:// and s3://
+// listings) of the shards of the output called prefix in dir, in every
+// format: dir/<prefix>-*-of-*. Read takes it.
+func Glob(dir, prefix string) string { return JoinPath(dir, prefix+"-*-of-*") }
+
+var shardRE = regexp.MustCompile(`^(` + strings.Join(Sharded, "|") + `)-[0-9]{5}-of-[0-9]{5}(` + suffixAlternatives() + `)$`)
+
+func suffixAlternatives() string {
+	var alt []string
+	for _, f := range formats {
+		alt = append(alt, regexp.QuoteMeta(f.Suffix))
+	}
+	return strings.Join(alt, "|")
 }
 
 // IsJobFile reports whether name (a file name, no directory) is one this

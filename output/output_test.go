@@ -7,7 +7,7 @@ import (
 )
 
 func TestShardName(t *testing.T) {
-	if got := ShardName("pairs", 3, 12); got != "pairs-00003-of-00012.jsonl" {
+	if got := JSONLines.ShardName("pairs", 3, 12); got != "pairs-00003-of-00012.jsonl" {
 		t.Errorf("ShardName = %q", got)
 	}
 	if got := JoinPath("gs://b/out/", "summary.json"); got != "gs://b/out/summary.json" {
@@ -70,7 +70,7 @@ func TestIsJobFile(t *testing.T) {
 	for name, want := range map[string]bool{
 		"pairs-00000-of-00001.jsonl": true, "clusters-00003-of-00010.jsonl": true, "summary.json": true,
 		"_SUCCESS": true, ".ndd-beam-tmp-0123-summary.json": true, ProbeFile: true,
-		"pairs-0-of-1.jsonl": false, "report.md": false, "notes.txt": false, "pairs-00000-of-00001.jsonl.bak": false, "decisions-00000-of-00002.jsonl.gz": true, "pairs-00000-of-00001.jsonl.zst": false,
+		"pairs-0-of-1.jsonl": false, "report.md": false, "notes.txt": false, "pairs-00000-of-00001.jsonl.bak": false, "decisions-00000-of-00002.jsonl.gz": true, "pairs-00000-of-00001.jsonl.zst": false, "clusters-00001-of-00002.parquet": true, "clusters-00001-of-00002.parquet.gz": false,
 	} {
 		if got := IsJobFile(name); got != want {
 			t.Errorf("IsJobFile(%q) = %v, want %v", name, got, want)

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/ndd-beam/ndd-beam/config"
-	"github.com/ndd-beam/ndd-beam/dedup"
 )
 
 // Names of the statistics of summary.json, each defined once in
@@ -222,13 +221,13 @@ func (s Summary) SkippedTotal() int {
 func (s Summary) Pages() int { return s.Kept + s.Dropped }
 
 // NotPages returns the skip reasons of the records that are not pages
-// (every reason but those of dedup.IsPageReason, pages decided on their
+// (every reason but those of IsPageReason, pages decided on their
 // text) and their total, Records - Pages() when the
 // accounting holds.
 func (s Summary) NotPages() (reasons map[string]int, total int) {
 	reasons = map[string]int{}
 	for r, n := range s.Skipped {
-		if dedup.IsPageReason(r) {
+		if IsPageReason(r) {
 			continue
 		}
 		reasons[r] = n

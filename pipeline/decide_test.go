@@ -33,12 +33,12 @@ type jobDecisions struct {
 func checkDecisions(t *testing.T, dir string, cfg config.Config) jobDecisions {
 	t.Helper()
 	sum := readSummary(t, dir)
-	var ds []dedup.Decision
-	var cs []dedup.Cluster
+	var ds []output.Decision
+	var cs []output.Cluster
 	var out jobDecisions
 	kept, dropped := 0, 0
 	for _, l := range readLines(t, dir, "decisions", cfg.Shards) {
-		var d dedup.Decision
+		var d output.Decision
 		if err := json.Unmarshal([]byte(l), &d); err != nil {
 			t.Fatalf("decisions line %q: %v", l, err)
 		}
@@ -52,7 +52,7 @@ func checkDecisions(t *testing.T, dir string, cfg config.Config) jobDecisions {
 	}
 	hist := map[int]int{}
 	for _, l := range readLines(t, dir, "clusters", cfg.Shards) {
-		var c dedup.Cluster
+		var c output.Cluster
 		if err := json.Unmarshal([]byte(l), &c); err != nil {
 			t.Fatalf("clusters line %q: %v", l, err)
 		}
@@ -60,9 +60,9 @@ func checkDecisions(t *testing.T, dir string, cfg config.Config) jobDecisions {
 		out.clusters = append(out.clusters, jsonLine(t, c))
 		hist[c.Size]++
 	}
-	var pairs []dedup.PairRecord
+	var pairs []output.PairRecord
 	for _, l := range readLines(t, dir, "pairs", cfg.Shards) {
-		var p dedup.PairRecord
+		var p output.PairRecord
 		if err := json.Unmarshal([]byte(l), &p); err != nil {
 			t.Fatal(err)
 		}
@@ -75,10 +75,10 @@ func checkDecisions(t *testing.T, dir string, cfg config.Config) jobDecisions {
 			t.Error(err)
 		}
 	}
-	pages := sum.Documents + sum.Skipped[dedup.ReasonNoSignatures] + sum.Skipped[dedup.ReasonTooFewSignatures]
+	pages := sum.Documents + sum.Skipped[output.ReasonNoSignatures] + sum.Skipped[output.ReasonTooFewSignatures]
 	if len(ds) != pages {
 		t.Errorf("%d decision lines, want one per page: %d documents + %d no-signatures + %d too-few-signatures", len(ds), sum.Documents,
-			sum.Skipped[dedup.ReasonNoSignatures], sum.Skipped[dedup.ReasonTooFewSignatures])
+			sum.Skipped[output.ReasonNoSignatures], sum.Skipped[output.ReasonTooFewSignatures])
 	}
 	if sum.Kept != kept || sum.Dropped != dropped || sum.SchemaVersion != output.SchemaVersion {
 		t.Errorf("summary kept %d dropped %d schema %d; lines: kept %d dropped %d", sum.Kept, sum.Dropped, sum.SchemaVersion, kept, dropped)
@@ -211,9 +211,9 @@ func TestDecisionsSoft404(t *testing.T) {
 	cfg := testConfig([]string{in})
 	dir := runJob(t, "direct", cfg)
 	checkDecisions(t, dir, cfg)
-	byURI := map[string]dedup.Decision{}
+	byURI := map[string]output.Decision{}
 	for _, l := range readLines(t, dir, "decisions", cfg.Shards) {
-		var d dedup.Decision
+		var d output.Decision
 		if err := json.Unmarshal([]byte(l), &d); err != nil {
 			t.Fatal(err)
 		}

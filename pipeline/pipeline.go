@@ -9,16 +9,17 @@
 //
 // Outputs under Config.Output (the contract other tools read):
 //
-//   - pairs-SSSSS-of-NNNNN.jsonl (.jsonl.gz with --compression=gzip, as
-//     every sharded output): one JSON object per unordered candidate
-//     pair, exactly once, with its verification (see dedup.PairRecord);
+//   - pairs-SSSSS-of-NNNNN.jsonl (.jsonl.gz with --compression=gzip,
+//     .parquet with --output_format=parquet, as every sharded output;
+//     output.Format): one row per unordered candidate pair, exactly once,
+//     with its verification (see output.PairRecord);
 //   - rejects-SSSSS-of-NNNNN.jsonl: every WARC record (or unreadable
 //     stretch or file) that did not reach matching, with its reason (see
-//     transforms.Reject);
-//   - decisions-SSSSS-of-NNNNN.jsonl: one line per page (a record that
-//     became text), kept or dropped (see dedup.Decision);
+//     output.Reject);
+//   - decisions-SSSSS-of-NNNNN.jsonl: one row per page (a record that
+//     became text), kept or dropped (see output.Decision);
 //   - clusters-SSSSS-of-NNNNN.jsonl: each kept page with the pages it
-//     drops (see dedup.Cluster);
+//     drops (see output.Cluster);
 //   - summary.json: counts with records == documents + Σ skipped, and the
 //     parameters (see output.Summary);
 //   - _SUCCESS: empty, written last (transforms.Outputs.Commit).
@@ -93,8 +94,11 @@ func Build(s beam.Scope, cfg config.Config) error {
 	if runID == "" {
 		runID = output.NewRunID()
 	}
-	out := &transforms.Outputs{Dir: cfg.Output, Shards: cfg.Shards, RunID: runID,
-		Gzip: cfg.Compression == config.CompressionGzip, Replace: cfg.Overwrite}
+	format, err := output.FormatOf(cfg.OutputFormat, cfg.Compression)
+	if err != nil {
+		return err
+	}
+	out := &transforms.Outputs{Dir: cfg.Output, Shards: cfg.Shards, RunID: runID, Format: format, Replace: cfg.Overwrite}
 	transforms.WritePairs(s, out, beam.Flatten(s, transforms.FoundRecords(s, found), transforms.ExactPairs(s, groups.Copies),
 		transforms.TextCopyPairs(s, st, decided.Decisions)))
 	transforms.WriteDecisions(s, out, decided)

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -90,7 +91,7 @@ func readLines(t *testing.T, dir, prefix string, shards int) []string {
 	}
 	var lines []string
 	for i := range shards {
-		text := readFile(t, filepath.Join(dir, output.ShardName(prefix, i, shards)))
+		text := readFile(t, filepath.Join(dir, output.JSONLines.ShardName(prefix, i, shards)))
 		if text != "" && !strings.HasSuffix(text, "\n") {
 			t.Fatalf("%s shard %d does not end in a newline", prefix, i)
 		}
@@ -311,6 +312,25 @@ func TestJobOnTestdata(t *testing.T) {
 		ps.Run.Start, ps.Run.End, ps.Run.WallSeconds, ps.Run.CPUSeconds, ps.Run.Runner = sum.Run.Start, sum.Run.End, sum.Run.WallSeconds, sum.Run.CPUSeconds, sum.Run.Runner
 		if fmt.Sprintf("%+v", ps) != fmt.Sprintf("%+v", sum) {
 			t.Errorf("summary differs between direct and prism:\n%+v\n%+v", ps, sum)
+		}
+	})
+
+	// Parquet holds the same rows as JSON lines, in the same order, and
+	// its bytes are the same on direct and prism.
+	t.Run("parquet", func(t *testing.T) {
+		pq := cfg
+		pq.OutputFormat = config.OutputFormatParquet
+		dir := runJob(t, "direct", pq)
+		sameRows(t, direct, dir)
+		names, _ := filepath.Glob(filepath.Join(dir, "*-of-*"))
+		if len(names) != 4 || !strings.HasSuffix(names[0], ".parquet") {
+			t.Fatalf("parquet run wrote %q", names)
+		}
+		prism := runJob(t, "prism", pq)
+		for _, name := range names {
+			if readFile(t, name) != readFile(t, filepath.Join(prism, filepath.Base(name))) {
+				t.Errorf("%s differs between direct and prism", filepath.Base(name))
+			}
 		}
 	})
 
@@ -552,7 +572,7 @@ func TestJobIDFRangeEqualsInProcess(t *testing.T) {
 			if res.SignaturesAfterIDF >= res.SignaturesBeforeIDF {
 				t.Fatalf("the range [%v,%v] dropped no signature: the test does not exercise the IDF stage", r.min, r.max)
 			}
-			want := map[dedup.PairRecord]bool{}
+			want := map[output.PairRecord]bool{}
 			for _, p := range res.PairRecords() {
 				want[p] = true
 			}
@@ -561,7 +581,7 @@ func TestJobIDFRangeEqualsInProcess(t *testing.T) {
 				t.Errorf("job wrote %d pairs, in-process found %d", len(got), len(want))
 			}
 			for _, l := range got {
-				var p dedup.PairRecord
+				var p output.PairRecord
 				if err := json.Unmarshal([]byte(l), &p); err != nil {
 					t.Fatal(err)
 				}
@@ -571,5 +591,33 @@ func TestJobIDFRangeEqualsInProcess(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// sameRows checks that the job outputs in dirs a and b (of any formats)
+// hold the same rows in the same order, read through output.Read.
+func sameRows(t *testing.T, a, b string) {
+	t.Helper()
+	sameRowsOf[output.PairRecord](t, a, b, output.Pairs)
+	sameRowsOf[output.Decision](t, a, b, output.Decisions)
+	sameRowsOf[output.Cluster](t, a, b, output.Clusters)
+	sameRowsOf[output.Reject](t, a, b, output.Rejects)
+}
+
+func sameRowsOf[T output.Row](t *testing.T, a, b, prefix string) {
+	t.Helper()
+	x, _, err := output.ReadAll[T](output.Glob(a, prefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, _, err := output.ReadAll[T](output.Glob(b, prefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(x) == 0 && prefix != output.Rejects {
+		t.Errorf("%s: no rows: the test compares nothing", prefix)
+	}
+	if !reflect.DeepEqual(x, y) {
+		t.Errorf("%s: %d rows in %s, %d in %s, not the same", prefix, len(x), a, len(y), b)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
@@ -37,13 +38,13 @@ func payloads(t *testing.T, name string) map[string]string {
 
 // decisionsByURI runs dedup.Run (the job's reference, equal to the job on
 // testdata) with cfg on files and returns the decisions by URI.
-func decisionsByURI(t *testing.T, cfg config.Config, files ...string) map[string]dedup.Decision {
+func decisionsByURI(t *testing.T, cfg config.Config, files ...string) map[string]output.Decision {
 	t.Helper()
 	res, err := dedup.Run(context.Background(), cfg.Params, files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]dedup.Decision{}
+	out := map[string]output.Decision{}
 	for _, d := range res.Decisions {
 		out[d.URI] = d
 	}
@@ -86,7 +87,7 @@ func TestShopSiblingsKept(t *testing.T) {
 	key := func(r warc.Ref) string {
 		return filepath.Base(r.File) + "@" + fmt.Sprint(r.Offset) + "+" + fmt.Sprint(r.Inner)
 	}
-	score := func(p config.Params) (right, wrong int, wrongs []dedup.Decision) {
+	score := func(p config.Params) (right, wrong int, wrongs []output.Decision) {
 		res, err := dedup.Run(context.Background(), p, []string{filepath.Join(testdata, file)})
 		if err != nil {
 			t.Fatal(err)

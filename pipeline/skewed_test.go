@@ -10,6 +10,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/eval"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // A small skewed crawl (eval.WriteSkewedCrawl from the two gold sets' real
@@ -69,9 +70,9 @@ func TestSkewedCrawlCollapsedAndSplit(t *testing.T) {
 			// Expanded, the lines are brute force over every document (the
 			// text-copy lines of pages decided by their text aside: they
 			// have no signatures).
-			var lines []dedup.PairRecord
+			var lines []output.PairRecord
 			for _, l := range readLines(t, dir, "pairs", 1) {
-				var p dedup.PairRecord
+				var p output.PairRecord
 				if err := json.Unmarshal([]byte(l), &p); err != nil {
 					t.Fatal(err)
 				}
@@ -96,7 +97,7 @@ func TestSkewedCrawlCollapsedAndSplit(t *testing.T) {
 			sameDecisions(t, "job vs in-process", checkDecisions(t, dir, cfg), inProcessDecisions(t, res))
 			kept := map[string]int{}
 			for _, l := range readLines(t, dir, "decisions", 1) {
-				var d dedup.Decision
+				var d output.Decision
 				if err := json.Unmarshal([]byte(l), &d); err != nil {
 					t.Fatal(err)
 				}

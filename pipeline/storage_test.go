@@ -27,7 +27,6 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
-	"github.com/ndd-beam/ndd-beam/eval"
 	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/storage"
 	"github.com/ndd-beam/ndd-beam/storage/httpfs"
@@ -72,7 +71,7 @@ func readOutputs(t *testing.T, dir, inputDir string) jobOutputs {
 		if err != nil {
 			t.Fatalf("reading %s: %v", p, err)
 		}
-		if strings.HasSuffix(name, output.GzipSuffix) {
+		if strings.HasSuffix(name, ".gz") {
 			zr, err := gzip.NewReader(bytes.NewReader(b))
 			if err != nil {
 				t.Fatalf("%s: %v", p, err)
@@ -87,7 +86,7 @@ func readOutputs(t *testing.T, dir, inputDir string) jobOutputs {
 			if err := json.Unmarshal([]byte(text), &out.summary); err != nil {
 				t.Fatalf("%s: %v", p, err)
 			}
-		case strings.HasSuffix(name, ".jsonl"), strings.HasSuffix(name, ".jsonl"+output.GzipSuffix):
+		case strings.HasSuffix(name, ".jsonl"), strings.HasSuffix(name, ".jsonl"+".gz"):
 			kind, _, _ := strings.Cut(name, "-")
 			for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
 				if l != "" {
@@ -443,7 +442,7 @@ func TestJobGzipOutputs(t *testing.T) {
 			if strings.HasSuffix(n, ".jsonl") {
 				t.Errorf("%s: %s not compressed", dir, n)
 			}
-			got.names[i] = strings.TrimSuffix(n, output.GzipSuffix)
+			got.names[i] = strings.TrimSuffix(n, ".gz")
 		}
 		sameOutputs(t, got, ref, nil)
 	}
@@ -456,8 +455,8 @@ func TestJobGzipOutputs(t *testing.T) {
 			t.Errorf("%s: bytes differ between two runs", filepath.Base(p))
 		}
 	}
-	pairs, _, err := eval.LoadPairs(filepath.Join(local, "pairs-*.jsonl*"))
+	pairs, _, err := output.ReadAll[output.PairRecord](output.Glob(local, output.Pairs))
 	if err != nil || len(pairs) != len(ref.lines["pairs"]) {
-		t.Errorf("eval.LoadPairs: %d pairs, %v; want %d", len(pairs), err, len(ref.lines["pairs"]))
+		t.Errorf("output.ReadAll: %d pairs, %v; want %d", len(pairs), err, len(ref.lines["pairs"]))
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
@@ -112,7 +113,7 @@ func TestIdenticalVectorsDifferentTextsKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byURI := map[string]dedup.Decision{}
+	byURI := map[string]output.Decision{}
 	for _, d := range res.Decisions {
 		byURI[d.URI] = d
 	}
@@ -167,7 +168,7 @@ func TestRenderRecordIsItsPagesSite(t *testing.T) {
 	pp.SharedBlockPages = 0
 	// run returns the decision of the page that is dropped, or of b when
 	// both are kept.
-	run := func(a, b, uriB string) dedup.Decision {
+	run := func(a, b, uriB string) output.Decision {
 		path := filepath.Join(t.TempDir(), "render.warc.gz")
 		writeWARC(t, path, []string{a, uriB}, []string{"2009-01-01T00:00:00Z", "2009-01-01T00:00:01Z"}, []string{pages[a], pages[b]})
 		res, err := dedup.Run(context.Background(), pp, []string{path})

@@ -34,9 +34,9 @@ type Outputs struct {
 	Dir    string
 	Shards int
 	RunID  string
-	// Gzip writes the sharded outputs gzip-compressed, as
-	// <prefix>-SSSSS-of-NNNNN.jsonl.gz (output.GzipSuffix).
-	Gzip bool
+	// Format is the format of the sharded outputs; nil is
+	// output.JSONLines.
+	Format *output.Format
 
 	// Replace lets the commit replace the files of an earlier run
 	// (--overwrite): its _SUCCESS is removed first, the new files renamed

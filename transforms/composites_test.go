@@ -151,7 +151,7 @@ func TestReadAndExtractComposites(t *testing.T) {
 				wantUnsigned = append(wantUnsigned, s.Doc.Key())
 			}
 		}
-	}, func(r dedup.Reject) { wantRejects = append(wantRejects, rejectSummary(r)) })
+	}, func(r output.Reject) { wantRejects = append(wantRejects, rejectSummary(r)) })
 	if len(wantDocs) == 0 || len(wantRejects) == 0 {
 		t.Fatalf("%s: %d documents, %d rejects; want both", realWARC, len(wantDocs), len(wantRejects))
 	}
@@ -213,7 +213,7 @@ func TestFilterIDFComposite(t *testing.T) {
 				if v.Len() >= p.MinSignatures {
 					want = append(want, docSummary(d))
 				} else {
-					wantRejects = append(wantRejects, d.Key()+" "+dedup.ReasonTooFewSignatures)
+					wantRejects = append(wantRejects, d.Key()+" "+output.ReasonTooFewSignatures)
 					wantUnsigned = append(wantUnsigned, d.Key())
 				}
 			}
@@ -322,7 +322,7 @@ func TestWriteLinesComposite(t *testing.T) {
 	if err := os.WriteFile(victim, []byte("precious\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(victim, filepath.Join(dir, output.ShardName("x", 1, 3))); err != nil {
+	if err := os.Symlink(victim, filepath.Join(dir, output.JSONLines.ShardName("x", 1, 3))); err != nil {
 		t.Fatal(err)
 	}
 	lines := []string{"c", "a", "b", "e", "d", "f", "g"}
@@ -333,7 +333,7 @@ func TestWriteLinesComposite(t *testing.T) {
 	ptest.RunAndValidate(t, pl)
 	var got []string
 	for i := range 3 {
-		path := filepath.Join(dir, output.ShardName("x", i, 3))
+		path := filepath.Join(dir, output.JSONLines.ShardName("x", i, 3))
 		if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
 			t.Fatalf("%s: not a regular file (%v)", path, err)
 		}
@@ -360,7 +360,7 @@ func TestWriteLinesComposite(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	want := []string{output.SuccessFile, output.ShardName("x", 0, 3), output.ShardName("x", 1, 3), output.ShardName("x", 2, 3)}
+	want := []string{output.SuccessFile, output.JSONLines.ShardName("x", 0, 3), output.JSONLines.ShardName("x", 1, 3), output.JSONLines.ShardName("x", 2, 3)}
 	if !slices.Equal(names, want) {
 		t.Errorf("output directory holds %q, want %q", names, want)
 	}

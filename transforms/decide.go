@@ -128,11 +128,11 @@ type Adjacency struct {
 	Jaccard []float64
 }
 
-// DecisionRecord is one line of decisions-*.jsonl (dedup.Decision).
-type DecisionRecord = dedup.Decision
+// DecisionRecord is one line of decisions-*.jsonl (output.Decision).
+type DecisionRecord = output.Decision
 
-// ClusterRecord is one line of clusters-*.jsonl (dedup.Cluster).
-type ClusterRecord = dedup.Cluster
+// ClusterRecord is one line of clusters-*.jsonl (output.Cluster).
+type ClusterRecord = output.Cluster
 
 // Decided is a decision with the identity of the kept page that dropped it
 // (zero when kept), from which clusters are formed.

@@ -82,15 +82,15 @@ func (*clusterFn) ProcessElement(_ string, dropped func(*Decided) bool, emit fun
 	size(c.Size)
 }
 
-// WriteDecisions writes the decisions (Decided) as JSON lines (see
-// DecisionRecord) to <out.Dir>/decisions-SSSSS-of-NNNNN.jsonl, and the clusters
-// (ClusterRecord) to <out.Dir>/clusters-SSSSS-of-NNNNN.jsonl, see WriteLines.
+// WriteDecisions writes the decisions (Decided; their rows DecisionRecord)
+// to <out.Dir>/decisions-SSSSS-of-NNNNN, and the clusters (ClusterRecord) to
+// <out.Dir>/clusters-SSSSS-of-NNNNN, in out's format, see WriteLines.
 func WriteDecisions(s beam.Scope, out *Outputs, r DecideResult) {
 	s = s.Scope("WriteDecisions")
 	WriteLines(s, out, output.Decisions, beam.ParDo(s, decisionLine, r.Decisions))
 	WriteLines(s, out, output.Clusters, beam.ParDo(s, clusterLine, r.Clusters))
 }
 
-func decisionLine(d Decided) (string, error) { return jsonLine(d.Line) }
+func decisionLine(d Decided) (string, error) { return output.Line(d.Line) }
 
-func clusterLine(c ClusterRecord) (string, error) { return jsonLine(c) }
+func clusterLine(c ClusterRecord) (string, error) { return output.Line(c) }

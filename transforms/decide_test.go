@@ -108,7 +108,7 @@ func newDecideCase(t *testing.T, res *dedup.Result, batchSize int) decideCase {
 
 func mustLine(t *testing.T, v any) string {
 	t.Helper()
-	l, err := jsonLine(v)
+	l, err := output.Line(v)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ type Entry struct {
 // then on the batch ID with the kept entries): no side input ever holds
 // more than the single number N. The result equals spotsig.FilterIDF on
 // the same documents, followed by dropping those with |d| < MinSignatures
-// (rejects, with dedup.ReasonTooFewSignatures; their pages go to unsigned,
+// (rejects, with output.ReasonTooFewSignatures; their pages go to unsigned,
 // for Decide). st gets Σ|d| before and after the filter and the number of
 // documents kept.
 func FilterIDF(s beam.Scope, st *Stats, batches beam.PCollection, p config.Params) (kept, rejects, unsigned beam.PCollection) {
@@ -215,7 +215,7 @@ func (fn *rebuildBatchFn) ProcessElement(ctx context.Context, id string, batches
 }
 
 // minSignaturesFn drops the documents whose vector length |d| is below
-// MinSignatures (or 0) as Rejects with dedup.ReasonTooFewSignatures and
+// MinSignatures (or 0) as Rejects with output.ReasonTooFewSignatures and
 // their pages as unsigned; it emits the batch's Σ|d| and its documents
 // kept on its last two outputs.
 type minSignaturesFn struct {

@@ -71,7 +71,7 @@ func checkDropSharedBlocks(t *testing.T, files []string, limit int) {
 			d := s.Doc
 			docs = append(docs, Doc{Doc: dedup.Doc{Page: Page{Ref: d.Ref}, Vec: d.Vec, Blocks: d.Blocks}})
 			ddocs = append(ddocs, d)
-		}, func(dedup.Reject) {})
+		}, func(output.Reject) {})
 		f.Close()
 	}
 	_, droppedSigs := dedup.DropSharedBlocks(ddocs, p.SharedBlockPages)

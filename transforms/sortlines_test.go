@@ -33,7 +33,7 @@ func TestWriteLinesSpilledRuns(t *testing.T) {
 		ptest.RunAndValidate(t, pl)
 		var got []string
 		for i := range 3 {
-			b, err := os.ReadFile(filepath.Join(dir, output.ShardName("x", i, 3)))
+			b, err := os.ReadFile(filepath.Join(dir, output.JSONLines.ShardName("x", i, 3)))
 			if err != nil {
 				t.Fatal(err)
 			}

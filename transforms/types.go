@@ -10,6 +10,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
@@ -534,8 +535,8 @@ func (r *decoder) string() string {
 // not shuffled.
 type Candidate = dedup.Candidate
 
-// Reject is one line of rejects-*.jsonl (dedup.Reject).
-type Reject = dedup.Reject
+// Reject is one line of rejects-*.jsonl (output.Reject).
+type Reject = output.Reject
 
-// PairRecord is one line of pairs-*.jsonl (dedup.PairRecord).
-type PairRecord = dedup.PairRecord
+// PairRecord is one line of pairs-*.jsonl (output.PairRecord).
+type PairRecord = output.PairRecord

@@ -2,15 +2,12 @@ package transforms
 
 import (
 	"bufio"
-	"compress/gzip"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -31,20 +28,17 @@ func init() {
 	register.Iter1[string]()
 }
 
-// WritePairs writes the pairs (PairRecord) as JSON lines to
-// <out.Dir>/pairs-SSSSS-of-NNNNN.jsonl, see WriteLines. Fields in order:
-// a_record_id, a_uri, b_record_id, b_uri, jaccard, a_file, a_offset,
-// a_inner_offset, a_signatures, b_file, b_offset, b_inner_offset,
-// b_signatures; jaccard is the shortest decimal that reads back as the same
-// float64 (encoding/json).
+// WritePairs writes the pairs (PairRecord) to <out.Dir>/pairs-SSSSS-of-NNNNN
+// in out's format, see WriteLines and output.PairRecord; in JSON lines
+// jaccard is the shortest decimal that reads back as the same float64
+// (encoding/json).
 func WritePairs(s beam.Scope, out *Outputs, pairs beam.PCollection) {
 	s = s.Scope("WritePairs")
 	WriteLines(s, out, output.Pairs, beam.ParDo(s, pairLine, pairs))
 }
 
-// WriteRejects writes the rejects (Reject) as JSON lines to
-// <out.Dir>/rejects-SSSSS-of-NNNNN.jsonl: file, offset, inner_offset, record_id,
-// uri, reason, detail; and adds their number per reason to st
+// WriteRejects writes the rejects (Reject, output.Reject) to
+// <out.Dir>/rejects-SSSSS-of-NNNNN in out's format, see WriteLines; and adds their number per reason to st
 // ("skipped/<reason>").
 func WriteRejects(s beam.Scope, st *Stats, out *Outputs, rejects beam.PCollection) {
 	s = s.Scope("WriteRejects")
@@ -52,28 +46,20 @@ func WriteRejects(s beam.Scope, st *Stats, out *Outputs, rejects beam.PCollectio
 	WriteLines(s, out, output.Rejects, beam.ParDo(s, rejectLine, rejects))
 }
 
-func pairLine(p PairRecord) (string, error) { return jsonLine(p) }
+func pairLine(p PairRecord) (string, error) { return output.Line(p) }
 
-func rejectLine(r Reject) (string, error) { return jsonLine(r) }
+func rejectLine(r Reject) (string, error) { return output.Line(r) }
 
-// jsonLine is encoding/json without HTML escaping (URIs keep their '&').
-func jsonLine(v any) (string, error) {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "", err
-	}
-	return strings.TrimSuffix(b.String(), "\n"), nil
-}
-
-// WriteLines writes the non-empty strings of lines, one per line, to
-// out.Shards files <out.Dir>/<prefix>-SSSSS-of-NNNNN.jsonl, each under its
+// WriteLines writes the non-empty strings of lines (the JSON lines of the
+// rows of the output prefix, output.Line) to out.Shards files
+// <out.Dir>/<prefix>-SSSSS-of-NNNNN<suffix> in out's format (as JSON lines,
+// or each line decoded into its row and written as Parquet), each under its
 // temporary name (out.TempPath) until out.Commit renames it: local files
 // directly, never through a symlink, other paths through Beam's filesystem
 // registry (gs://, s3://). A line goes to shard fnv64a(line) mod shards,
-// and each shard's lines are sorted bytewise, so the files are
-// byte-identical across runs and runners. Every shard file is written,
+// and each shard's lines are sorted bytewise, so every format holds the
+// same rows in the same order and the files are byte-identical across runs
+// and runners. Every shard file is written,
 // empty ones too. No stage holds a shard's lines: they are written as
 // sorted runs where they are made (spillRunsFn, at most spillBytes of them
 // in memory per worker), only the runs' paths are grouped by shard, and
@@ -96,15 +82,20 @@ func WriteLines(s beam.Scope, out *Outputs, prefix string, lines beam.PCollectio
 	for i := range names {
 		names[i] = out.shardName(prefix, i, shards)
 	}
-	out.add(beam.ParDo(s, &writeShardFn{Dir: out.Dir, Prefix: prefix, Shards: shards, RunID: out.RunID, Gzip: out.Gzip}, grouped), names...)
+	out.add(beam.ParDo(s, &writeShardFn{Dir: out.Dir, Prefix: prefix, Shards: shards, RunID: out.RunID, Suffix: out.format().Suffix}, grouped), names...)
 }
 
-// shardName is output.ShardName, with output.GzipSuffix when o.Gzip.
-func (o *Outputs) shardName(prefix string, i, n int) string {
-	if o.Gzip {
-		return output.ShardName(prefix, i, n) + output.GzipSuffix
+// format is o.Format, output.JSONLines when nil.
+func (o *Outputs) format() *output.Format {
+	if o.Format == nil {
+		return output.JSONLines
 	}
-	return output.ShardName(prefix, i, n)
+	return o.Format
+}
+
+// shardName is the name of shard i of n of the output prefix in o's format.
+func (o *Outputs) shardName(prefix string, i, n int) string {
+	return o.format().ShardName(prefix, i, n)
 }
 
 // shardMarkerFn emits an empty run path for shard i so that every shard
@@ -114,14 +105,15 @@ type shardMarkerFn struct{}
 func (*shardMarkerFn) ProcessElement(i int, emit func(int, string)) { emit(i, "") }
 
 // writeShardFn merges the sorted runs of one shard (their paths, from
-// spillRunsFn) into the shard file under its temporary name, gzip-compressed
-// when Gzip (one member, default level, empty header: no name, time 0), and
-// emits its final name (for Outputs.Commit).
+// spillRunsFn) into the shard file under its temporary name, in the
+// format whose suffix is Suffix (output.FormatOfFile: the encoder gets the
+// shard's JSON lines in order), and emits its final name (for
+// Outputs.Commit).
 type writeShardFn struct {
 	Dir, Prefix string
 	Shards      int
 	RunID       string
-	Gzip        bool
+	Suffix      string
 }
 
 // ProcessElement writes shard i.
@@ -134,7 +126,11 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, i int, runs func(*st
 		}
 	}
 	slices.Sort(paths)
-	out := &Outputs{Dir: fn.Dir, RunID: fn.RunID, Gzip: fn.Gzip}
+	format, ok := output.FormatOfFile(fn.Suffix)
+	if !ok {
+		return fmt.Errorf("writing %s: no output format ends in %q", fn.Prefix, fn.Suffix)
+	}
+	out := &Outputs{Dir: fn.Dir, RunID: fn.RunID, Format: format}
 	var fs filesystem.Interface
 	if !isLocal(fn.Dir) && len(paths) > 0 {
 		var err error
@@ -149,23 +145,14 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, i int, runs func(*st
 	}
 	var n int
 	err := writeFile(ctx, out.TempPath(name), func(w *bufio.Writer) error {
-		lw, gz := w, (*gzip.Writer)(nil)
-		if fn.Gzip {
-			gz = gzip.NewWriter(w)
-			lw = bufio.NewWriterSize(gz, 1<<16)
-		}
-		var err error
-		n, err = mergeRuns(ctx, fs, paths, temp, func(l string) error {
-			lw.WriteString(l)
-			return lw.WriteByte('\n')
-		})
-		if err != nil || gz == nil {
+		enc, err := format.NewEncoder(w, fn.Prefix)
+		if err != nil {
 			return err
 		}
-		if err := lw.Flush(); err != nil {
+		if n, err = mergeRuns(ctx, fs, paths, temp, enc.Encode); err != nil {
 			return err
 		}
-		return gz.Close()
+		return enc.Close()
 	})
 	if err != nil {
 		return err

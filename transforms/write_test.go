@@ -42,10 +42,10 @@ func TestWriteOutputs(t *testing.T) {
 	if !strings.Contains(want["rejects"][0], "a=1&b=2") {
 		t.Fatalf("reject line escapes its URI: %s", want["rejects"][0])
 	}
-	for _, gz := range []bool{false, true} {
+	for _, format := range []*output.Format{output.JSONLines, output.GzipJSONLines, output.Parquet} {
 		dir := t.TempDir()
 		pl, s := beam.NewPipelineWithRoot()
-		out := &Outputs{Dir: dir, Shards: 1, RunID: output.NewRunID(), Gzip: gz}
+		out := &Outputs{Dir: dir, Shards: 1, RunID: output.NewRunID(), Format: format}
 		st := &Stats{}
 		groups := CollapseExact(s, st, beam.CreateList(s, c.batches), p)
 		r, err := Decide(s, st, groups, beam.CreateList(s, c.found), beam.CreateList(s, c.unsigned), p)
@@ -63,12 +63,11 @@ func TestWriteOutputs(t *testing.T) {
 		out.Commit(s)
 		ptest.RunAndValidate(t, pl)
 
-		suffix := map[bool]string{false: "", true: output.GzipSuffix}[gz]
 		var names []string
 		for prefix, lines := range want {
-			name := output.ShardName(prefix, 0, 1) + suffix
+			name := format.ShardName(prefix, 0, 1)
 			names = append(names, name)
-			got := readShard(t, filepath.Join(dir, name), gz)
+			got := readShard(t, filepath.Join(dir, name), prefix)
 			sorted := slices.Sorted(slices.Values(lines))
 			if w := strings.Join(sorted, "\n") + "\n"; got != w {
 				t.Errorf("%s:\n%s\nwant\n%s", name, got, w)
@@ -108,16 +107,31 @@ func TestWriteOutputs(t *testing.T) {
 	}
 }
 
-// readShard reads a shard file, gunzipping it when gz.
-func readShard(t *testing.T, path string, gz bool) string {
+// readShard returns the rows of a shard file of the output prefix as JSON
+// lines: a JSON-lines file's own text (gunzipped), each row of a Parquet
+// file read back (output.Decode) and encoded as the job encodes a line.
+func readShard(t *testing.T, path, prefix string) string {
 	t.Helper()
+	if strings.HasSuffix(path, output.Parquet.Suffix) {
+		switch prefix {
+		case output.Pairs:
+			return rowsAsLines[output.PairRecord](t, path)
+		case output.Rejects:
+			return rowsAsLines[output.Reject](t, path)
+		case output.Decisions:
+			return rowsAsLines[output.Decision](t, path)
+		case output.Clusters:
+			return rowsAsLines[output.Cluster](t, path)
+		}
+		t.Fatalf("%s: no output %q", path, prefix)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	var r io.Reader = f
-	if gz {
+	if strings.HasSuffix(path, ".gz") {
 		zr, err := gzip.NewReader(f)
 		if err != nil {
 			t.Fatal(err)
@@ -129,4 +143,18 @@ func readShard(t *testing.T, path string, gz bool) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+func rowsAsLines[T output.Row](t *testing.T, path string) string {
+	t.Helper()
+	var b strings.Builder
+	_, err := output.Read(path, func(row T) error {
+		l, err := output.Line(row)
+		b.WriteString(l + "\n")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

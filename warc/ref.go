@@ -11,27 +11,28 @@ import (
 // Ref identifies one WARC record (or unreadable stretch) wherever it goes in
 // the job: the file it was read from, where in that file, its
 // WARC-Record-ID and WARC-Target-URI. It is the one home of record identity;
-// the job's outputs (pairs, rejects, decisions) are written from it.
+// the job's outputs (pairs, rejects, decisions) are written from it, its
+// fields flattened into each JSON line and Parquet row (package output).
 //
 // A record is identified by (File, Offset, Inner), not by RecordID: real
 // archives repeat record IDs across files, and ClueWeb09 holds a whole file
 // in one gzip member, so Offset alone is not unique.
 type Ref struct {
 	// File is the path or URL the record was read from.
-	File string `json:"file"`
+	File string `json:"file" parquet:"file,dict"`
 	// Offset is the byte offset of the record's gzip member in File (of the
 	// record itself in a plain .warc), as in CDX indexes; -1 when a whole
 	// file could not be opened.
-	Offset int64 `json:"offset"`
+	Offset int64 `json:"offset" parquet:"offset"`
 	// Inner is the offset of the record inside the decompressed gzip member
 	// (Record.InnerOffset); usually 0.
-	Inner int64 `json:"inner_offset"`
+	Inner int64 `json:"inner_offset" parquet:"inner_offset"`
 	// RecordID is WARC-Record-ID without angle brackets; "" when unknown.
 	// Valid UTF-8 (EscapeInvalidUTF8).
-	RecordID string `json:"record_id"`
+	RecordID string `json:"record_id" parquet:"record_id"`
 	// URI is WARC-Target-URI without angle brackets; "" when absent. Valid
 	// UTF-8 (EscapeInvalidUTF8).
-	URI string `json:"uri"`
+	URI string `json:"uri" parquet:"uri"`
 }
 
 // EscapeInvalidUTF8 returns s with every byte that is not part of a valid

@@ -78,7 +78,7 @@ func TestCLIDirectoryInputAndClosingLine(t *testing.T) {
 		t.Errorf("files read from the directory:\n%q\nfrom the glob:\n%q\nwant %q", sum.Files, globSum.Files, wantFiles)
 	}
 	for _, name := range []string{"decisions", "clusters", "pairs", "rejects"} {
-		f := output.ShardName(name, 0, 1)
+		f := output.JSONLines.ShardName(name, 0, 1)
 		if string(readFileT(t, byDir+f)) != string(readFileT(t, byGlob+f)) {
 			t.Errorf("%s differs between --input=DIR and --input=DIR/*.warc*", f)
 		}
@@ -90,7 +90,7 @@ func TestCLIDirectoryInputAndClosingLine(t *testing.T) {
 	}
 	n := func(i int) int { v, _ := strconv.Atoi(m[i]); return v }
 	pages, other, files, kept, dropped, exact, near := n(1), n(2), n(4), n(5), n(6), n(7), n(8)
-	decisions := readLines[dedup.Decision](t, byDir+"decisions-*")
+	decisions := readLines[output.Decision](t, byDir+"decisions-*")
 	var keptLines, dropLines, exactLines int
 	for _, d := range decisions {
 		switch {
@@ -103,10 +103,10 @@ func TestCLIDirectoryInputAndClosingLine(t *testing.T) {
 			dropLines++
 		}
 	}
-	rejects := readLines[dedup.Reject](t, byDir+"rejects-*")
+	rejects := readLines[output.Reject](t, byDir+"rejects-*")
 	notPages := map[string]int{}
 	for _, r := range rejects {
-		if r.Reason != dedup.ReasonNoSignatures && r.Reason != dedup.ReasonTooFewSignatures {
+		if r.Reason != output.ReasonNoSignatures && r.Reason != output.ReasonTooFewSignatures {
 			notPages[r.Reason]++
 		}
 	}
@@ -174,7 +174,7 @@ func TestCLIInputListRelativeToList(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, output.SuccessFile)); err == nil {
 		t.Error("_SUCCESS after a run that read no file")
 	}
-	if rejects := readLines[dedup.Reject](t, filepath.Join(out, "rejects-*")); len(rejects) != 2 || rejects[0].Reason != dedup.ReasonUnreadableFile {
+	if rejects := readLines[output.Reject](t, filepath.Join(out, "rejects-*")); len(rejects) != 2 || rejects[0].Reason != dedup.ReasonUnreadableFile {
 		t.Errorf("rejects %+v, want the 2 missing files", rejects)
 	}
 }

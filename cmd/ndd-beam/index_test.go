@@ -55,7 +55,7 @@ func TestCLIWriteIndexAndAgainst(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var d dedup.Decision
+		var d output.Decision
 		if err := json.Unmarshal([]byte(l), &d); err != nil {
 			t.Fatal(err)
 		}

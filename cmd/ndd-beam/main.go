@@ -7,7 +7,7 @@
 // the paper's antecedents, d and c of §5.3.2, but τ 0.2 and the same-site
 // τ 0.9 chosen on labelled pages, docs/quality.md) and writes
 // out/pairs-*.jsonl, out/rejects-*.jsonl, out/decisions-*.jsonl,
-// out/clusters-*.jsonl, out/summary.json and, last, out/_SUCCESS (see package
+// out/clusters-*.jsonl (.parquet with --output_format=parquet), out/summary.json and, last, out/_SUCCESS (see package
 // pipeline); an output directory holding an earlier run's files is refused
 // unless --overwrite. Beam's runner flags (--runner=prism|dataflow|flink, --endpoint,
 // --environment_type, Dataflow's --project, --region, --staging_location,
@@ -20,7 +20,6 @@
 package main
 
 import (
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -47,7 +46,6 @@ import (
 	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/pipeline"
 	"github.com/ndd-beam/ndd-beam/storage" // registers local, gs://, s3://, http(s)://
-	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
 // defaultRunner replaces beamx's default (prism in Beam v2.77.0) when no
@@ -336,36 +334,32 @@ func noFileRead(ctx context.Context, dir string, sum output.Summary) string {
 }
 
 // firstFileReject returns "PATH: DETAIL" of the first rejected input file
-// (a reject at offset -1) in the rejects shards under dir, or "".
+// (a reject at offset -1) in the rejects shards under dir, in any format
+// (output.Decode), or "".
 func firstFileReject(ctx context.Context, fs filesystem.Interface, dir string) string {
-	shards, err := fs.List(ctx, output.JoinPath(dir, "rejects-*"))
+	shards, err := fs.List(ctx, output.Glob(dir, output.Rejects))
 	if err != nil {
 		return ""
 	}
 	sort.Strings(shards)
+	errFound := errors.New("found")
+	first := ""
 	for _, p := range shards {
 		rc, err := fs.OpenRead(ctx, p)
 		if err != nil {
 			continue
 		}
-		var in io.Reader = rc
-		if strings.HasSuffix(p, ".gz") {
-			if zr, err := gzip.NewReader(rc); err == nil {
-				in = zr
-			}
-		}
-		dec := json.NewDecoder(in)
-		for {
-			var r transforms.Reject
-			if dec.Decode(&r) != nil {
-				break
-			}
+		err = output.Decode(p, rc, func(r output.Reject) error {
 			if r.Offset == -1 {
-				rc.Close()
-				return r.File + ": " + r.Detail
+				first = r.File + ": " + r.Detail
+				return errFound
 			}
-		}
+			return nil
+		})
 		rc.Close()
+		if err == errFound {
+			return first
+		}
 	}
 	return ""
 }

@@ -56,15 +56,15 @@ func checkDir(dir string) ([]error, int, error) {
 	if err := json.Unmarshal(b, &sum); err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", dir, err)
 	}
-	ds, _, err := eval.LoadDecisions(filepath.Join(dir, "decisions-*.jsonl*"))
+	ds, _, err := output.ReadAll[output.Decision](output.Glob(dir, output.Decisions))
 	if err != nil {
 		return nil, 0, err
 	}
-	cs, _, err := eval.LoadClusters(filepath.Join(dir, "clusters-*.jsonl*"))
+	cs, _, err := output.ReadAll[output.Cluster](output.Glob(dir, output.Clusters))
 	if err != nil {
 		return nil, 0, err
 	}
-	ps, _, err := eval.LoadPairs(filepath.Join(dir, "pairs-*.jsonl*"))
+	ps, _, err := output.ReadAll[output.PairRecord](output.Glob(dir, output.Pairs))
 	if err != nil {
 		return nil, 0, err
 	}

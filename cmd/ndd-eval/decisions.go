@@ -7,12 +7,13 @@ import (
 	"text/tabwriter"
 
 	"github.com/ndd-beam/ndd-beam/eval"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // runEvalDecisions scores a decisions output: drop precision and recall.
 func runEvalDecisions(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("ndd-eval decisions", stderr)
-	decisions := fs.String("decisions", "", "glob of the decisions output files, e.g. 'out/decisions*.jsonl' (required)")
+	decisions := fs.String("decisions", "", "glob of the decisions output files, JSON lines or Parquet, e.g. 'out/decisions-*' (required)")
 	truthPath := fs.String("truth", "", "truth file, JSON lines with record_id, uri, cluster (required)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object instead of a table")
 	if err := fs.Parse(args); err != nil {
@@ -22,7 +23,7 @@ func runEvalDecisions(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	truth, ds, files, ok := loadScored(stderr, *truthPath, func() ([]eval.DecisionRecord, []string, error) { return eval.LoadDecisions(*decisions) })
+	truth, ds, files, ok := loadScored(stderr, *truthPath, func() ([]eval.DecisionRecord, []string, error) { return output.ReadAll[output.Decision](*decisions) })
 	if !ok {
 		return 1
 	}

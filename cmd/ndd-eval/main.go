@@ -2,9 +2,9 @@
 // labelled gold set. It is separate from the job binary (cmd/ndd-beam) so the
 // job links no plotting code.
 //
-//	ndd-eval --pairs 'out/pairs-*.jsonl' --truth truth.jsonl
+//	ndd-eval --pairs 'out/pairs-*' --truth truth.jsonl
 //	ndd-eval sweep --warc gold.warc.gz --truth truth.jsonl --out docs/
-//	ndd-eval decisions --decisions 'out/decisions-*.jsonl' --truth truth.jsonl
+//	ndd-eval decisions --decisions 'out/decisions-*' --truth truth.jsonl
 //	ndd-eval check out/
 //	ndd-eval report out/
 package main
@@ -20,7 +20,7 @@ import (
 )
 
 const evalUsage = `usage:
-  ndd-eval --pairs 'out/pairs*.jsonl' --truth truth.jsonl [--json] [--clusters N]
+  ndd-eval --pairs 'out/pairs-*' --truth truth.jsonl [--json] [--clusters N]
       score a pairs output against a labelled truth file: pairwise precision,
       recall and F1 (micro over all page pairs), per language if the truth
       has "lang", and per-cluster recall.
@@ -33,7 +33,7 @@ const evalUsage = `usage:
       block (in each language of --block-langs, marked and plain) injected
       into 100 %, 30 % and 5 % of its pages (docs/quality.md, "Shared boilerplate"); F1 per language
       when the truth has "lang".
-  ndd-eval decisions --decisions 'out/decisions*.jsonl' --truth truth.jsonl [--json]
+  ndd-eval decisions --decisions 'out/decisions-*' --truth truth.jsonl [--json]
       score keep/drop decisions: drop precision (dropped pages whose kept_by
       is in their true cluster), drop recall (of Σ cluster size − 1) and the
       pages alone in their true cluster that were dropped.

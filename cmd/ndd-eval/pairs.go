@@ -7,11 +7,12 @@ import (
 	"text/tabwriter"
 
 	"github.com/ndd-beam/ndd-beam/eval"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 func runEvalPairs(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("ndd-eval", stderr)
-	pairs := fs.String("pairs", "", "glob of the pairs output files, e.g. 'out/pairs*.jsonl' (required)")
+	pairs := fs.String("pairs", "", "glob of the pairs output files, JSON lines or Parquet, e.g. 'out/pairs-*' (required)")
 	truthPath := fs.String("truth", "", "truth file, JSON lines with record_id, uri, cluster (required)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object instead of a table")
 	clusters := fs.Int("clusters", 10, "number of lowest-recall clusters to list in the table (0: none, -1: all)")
@@ -22,7 +23,7 @@ func runEvalPairs(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	truth, ps, files, ok := loadScored(stderr, *truthPath, func() ([]eval.PairRecord, []string, error) { return eval.LoadPairs(*pairs) })
+	truth, ps, files, ok := loadScored(stderr, *truthPath, func() ([]eval.PairRecord, []string, error) { return output.ReadAll[output.PairRecord](*pairs) })
 	if !ok {
 		return 1
 	}

@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/ndd-beam/ndd-beam/eval"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // runEvalRealset scores a job output directory against a real-page truth
@@ -28,11 +28,11 @@ func runEvalRealset(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	ds, _, err := eval.LoadDecisions(filepath.Join(dir, "decisions-*.jsonl*"))
+	ds, _, err := output.ReadAll[output.Decision](output.Glob(dir, output.Decisions))
 	if err != nil {
 		return fail(err)
 	}
-	ps, _, err := eval.LoadPairs(filepath.Join(dir, "pairs-*.jsonl*"))
+	ps, _, err := output.ReadAll[output.PairRecord](output.Glob(dir, output.Pairs))
 	if err != nil {
 		return fail(err)
 	}

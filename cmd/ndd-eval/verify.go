@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/eval"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // runEvalVerify measures the verification measure on the judged pairs of
@@ -53,7 +53,7 @@ func runEvalVerify(args []string, stdout, stderr io.Writer) int {
 				s.SiteDupAbove, s.Dups, s.SiteDiffAbove, s.Diffs)
 		}
 		if *cands != "" {
-			ps, _, err := eval.LoadPairs(filepath.Join(*cands, "pairs-*.jsonl*"))
+			ps, _, err := output.ReadAll[output.PairRecord](output.Glob(*cands, output.Pairs))
 			if err != nil {
 				fmt.Fprintln(stderr, "ndd-eval verify:", err)
 				return 1
