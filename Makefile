@@ -21,7 +21,7 @@ LDFLAGS  := -X github.com/ndd-beam/ndd-beam/output.linkVersion=$(VERSION) -X git
 # BIN: where make build writes the job's binary
 BIN      ?= bin/ndd-beam
 
-.PHONY: build run test bench bench-go bench-job worker lint eval fuzz clean template template-metadata report report-browser-check check-decisions
+.PHONY: build run test bench bench-go bench-job worker lint eval fuzz clean template template-metadata report report-browser-check check-decisions duckdb
 
 ## build: the job's binary in BIN (bin/ndd-beam), stamped with VERSION and REVISION
 build:
@@ -34,6 +34,11 @@ run: build
 ## test: the whole test suite (the command CI runs); -count=1 because the test cache does not see ../shared/data
 test:
 	$(GO) test -count=1 ./...
+
+## duckdb: DuckDB (npm @duckdb/node-api, pinned in scripts/duckdb/package-lock.json) for the test that opens the
+## Parquet outputs with it (cmd/ndd-beam TestOutputsInDuckDB, skipped without it; .ci/run installs it)
+duckdb:
+	npm ci --prefix scripts/duckdb --no-audit --no-fund
 
 ## bench: extraction and matching benchmarks, then the job-level ones (numbers go to docs/benchmarks.md)
 bench: bench-go bench-job
