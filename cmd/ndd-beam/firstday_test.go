@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -18,31 +17,15 @@ import (
 // closingLineRE takes apart the closing line of a finished run.
 var closingLineRE = regexp.MustCompile(`^ndd-beam: read (\d+) pages and (\d+) other records(?: \(([^)]*)\))? from (\d+) files; kept (\d+) pages, dropped (\d+) \((\d+) exact copies, (\d+) near-duplicates\); keep/drop per page in (\S+), all outputs in (\S+)\n$`)
 
-// readLines decodes every JSON line of the files matching glob into a
-// fresh T each and returns them.
-func readLines[T any](t *testing.T, glob string) []T {
+// readLines reads the rows of the output files matching glob
+// (output.ReadAll).
+func readLines[T output.Row](t *testing.T, glob string) []T {
 	t.Helper()
-	files, err := filepath.Glob(glob)
-	if err != nil || len(files) == 0 {
-		t.Fatalf("%s: %v, %d files", glob, err, len(files))
+	rows, _, err := output.ReadAll[T](glob)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var out []T
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(strings.NewReader(string(b)))
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var v T
-			if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			out = append(out, v)
-		}
-	}
-	return out
+	return rows
 }
 
 func readSummaryT(t *testing.T, dir string) output.Summary {
@@ -176,6 +159,12 @@ func TestCLIInputListRelativeToList(t *testing.T) {
 	}
 	if rejects := readLines[output.Reject](t, filepath.Join(out, "rejects-*")); len(rejects) != 2 || rejects[0].Reason != dedup.ReasonUnreadableFile {
 		t.Errorf("rejects %+v, want the 2 missing files", rejects)
+	}
+	// The same line when the rejects are Parquet (output.Decode).
+	out = filepath.Join(tmp, "out-parquet")
+	code, _, stderr = cli(t, "--input=@"+filepath.Join(lists, "l.txt"), "--input_prefix="+filepath.Join(tmp, "elsewhere"), "--output="+out, "--output_format=parquet")
+	if code != 2 || !strings.HasPrefix(stderr, "ndd-beam: no input file could be read (unreadable-file 2); first: "+missing+": ") {
+		t.Errorf("parquet: exit %d, stderr %q; want 2 and the line naming the missing file", code, stderr)
 	}
 }
 

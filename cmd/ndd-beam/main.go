@@ -299,7 +299,7 @@ func closingLine(sum output.Summary, dir string) string {
 	}
 	return fmt.Sprintf("ndd-beam: read %d pages and %d other records%s from %d files; kept %d pages, dropped %d (%d exact copies, %d near-duplicates%s); keep/drop per page in %s, all outputs in %s%s",
 		sum.Pages(), other, why, len(sum.Files), sum.Kept, sum.Dropped, sum.DroppedExact, sum.Dropped-sum.DroppedExact, earlier,
-		output.JoinPath(dir, "decisions-*"), dir, seg)
+		output.JoinPath(dir, output.Decisions+"-*"), dir, seg)
 }
 
 // noFileRead explains a run that opened no input file, on one line: how
@@ -330,7 +330,7 @@ func noFileRead(ctx context.Context, dir string, sum output.Summary) string {
 	if first != "" {
 		msg += "; first: " + first
 	}
-	return msg + "; rejects in " + output.JoinPath(dir, "rejects-*")
+	return msg + "; rejects in " + output.JoinPath(dir, output.Rejects+"-*")
 }
 
 // firstFileReject returns "PATH: DETAIL" of the first rejected input file
