@@ -18,7 +18,10 @@
 #           interleaved rounds, default 1), then the prism job; their CPU,
 #           peak RSS and wall, the ratios of the means, and the direct and
 #           prism outputs compared byte for byte
-# Usage: scripts/bench-job.sh [gold|skewed|scaled|crawl]... (default: gold skewed)
+#   formats the sharded outputs as JSON lines, gzip JSON lines and Parquet on
+#           both dev gold sets and the crawl: the job's CPU ($ROUNDS interleaved
+#           rounds, default 3: means, spread, ratios) and each output's bytes
+# Usage: scripts/bench-job.sh [gold|skewed|scaled|crawl|formats]... (default: gold skewed)
 # Needs ../shared/data; writes under ${BENCH_DIR:-/tmp/ndd-bench}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -113,7 +116,35 @@ for what in "${@:-gold skewed}"; do
       done
       grep -o '"pairs": *[0-9]*\|"kept": *[0-9]*\|"dropped": *[0-9]*\|"partitions": *[0-9]*\|"largest_group_signatures": *[0-9]*' "$dir/out-crawl/summary.json" | tr '\n' ' '; echo
       ;;
-    *) echo "bench-job.sh: unknown benchmark $w (gold, skewed, scaled, crawl)" >&2; exit 2 ;;
+    formats)
+      # each dev gold set and the crawl (as above, CRAWL_SCALE) written as JSON lines, gzip JSON lines and Parquet:
+      # $ROUNDS interleaved rounds (default 3) of the three direct jobs, their CPU means and spread, the Parquet/JSON
+      # lines CPU ratio, and the bytes of each output in each format (docs/benchmarks.md, "Output formats")
+      k=${CRAWL_SCALE:-1}
+      c="$dir/crawl-x$k"
+      [ -f "$c/crawl.warc.gz" ] || "$dir/ndd-eval" crawl --out "$c" --gold "$shared/goldset" \
+        --distinct $((100000 * k)) --soft404 $((5000 * k)) --copies $((2000 * k)) --variants $((1000 * k))
+      for set in "gold-en:$shared/goldset/gold.warc.gz" "gold-ml:$shared/goldset-ml/gold.warc.gz" "crawl:$c/crawl.warc.gz"; do
+        name=${set%%:*}
+        rm -f "$dir/rounds.$$"
+        for _ in $(seq "${ROUNDS:-3}"); do
+          JOB_FLAGS= job "$name-jsonl" "${set#*:}"
+          JOB_FLAGS=--compression=gzip job "$name-gzip" "${set#*:}"
+          JOB_FLAGS=--output_format=parquet job "$name-parquet" "${set#*:}"
+        done
+        awk -v set="$name" '{n = $2; sub(/.*-/, "", n); v = $(NF - 8)
+            s[n] += v; q[n] += v * v; c[n]++; if (!(n in lo) || v < lo[n]) lo[n] = v; if (v > hi[n]) hi[n] = v}
+          END {for (f in s) {m[f] = s[f] / c[f]; sd = sqrt(q[f] / c[f] - m[f] * m[f] + 1e-12)
+              printf "%s %-7s CPU-s mean %6.2f sd %5.2f min %6.2f max %6.2f (%d runs)\n", set, f, m[f], sd, lo[f], hi[f], c[f]}
+            printf "%s parquet/jsonl CPU %.3f, gzip/jsonl %.3f, parquet/gzip %.3f (target parquet/jsonl <= 1.10)\n", set, m["parquet"] / m["jsonl"], m["gzip"] / m["jsonl"], m["parquet"] / m["gzip"]}' "$dir/rounds.$$"
+        for o in pairs decisions clusters rejects; do
+          j=$(cat "$dir/out-$name-jsonl"/$o-* | wc -c); g=$(cat "$dir/out-$name-gzip"/$o-* | wc -c); q=$(cat "$dir/out-$name-parquet"/$o-* | wc -c)
+          echo "$name $o bytes: jsonl $j, gzip $g, parquet $q (parquet/gzip $(awk -v q="$q" -v g="$g" 'BEGIN {printf "%.3f", q / g}'))"
+        done
+        echo "$name all bytes: jsonl $(cat "$dir/out-$name-jsonl"/*-of-* | wc -c), gzip $(cat "$dir/out-$name-gzip"/*-of-* | wc -c), parquet $(cat "$dir/out-$name-parquet"/*-of-* | wc -c)"
+      done
+      ;;
+    *) echo "bench-job.sh: unknown benchmark $w (gold, skewed, scaled, crawl, formats)" >&2; exit 2 ;;
     esac
   done
 done
