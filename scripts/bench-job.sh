@@ -20,7 +20,8 @@
 #           prism outputs compared byte for byte
 #   formats the sharded outputs as JSON lines, gzip JSON lines and Parquet on
 #           both dev gold sets and the crawl: the job's CPU ($ROUNDS interleaved
-#           rounds, default 3: means, spread, ratios) and each output's bytes
+#           rounds, default 3: means, spread, ratios) and each output's bytes;
+#           then the writing alone (output.BenchmarkEncode on the crawl's lines)
 # Usage: scripts/bench-job.sh [gold|skewed|scaled|crawl|formats]... (default: gold skewed)
 # Needs ../shared/data; writes under ${BENCH_DIR:-/tmp/ndd-bench}.
 set -euo pipefail
@@ -143,6 +144,8 @@ for what in "${@:-gold skewed}"; do
         done
         echo "$name all bytes: jsonl $(cat "$dir/out-$name-jsonl"/*-of-* | wc -c), gzip $(cat "$dir/out-$name-gzip"/*-of-* | wc -c), parquet $(cat "$dir/out-$name-parquet"/*-of-* | wc -c)"
       done
+      # the writing alone: the crawl's JSON lines encoded in each format (output.BenchmarkEncode; cpu-ms/op)
+      NDD_BENCH_OUTPUT="$dir/out-crawl-jsonl" go test -run='^$' -bench=Encode -benchtime=3x -count="${ROUNDS:-3}" ./output/ | grep Benchmark
       ;;
     *) echo "bench-job.sh: unknown benchmark $w (gold, skewed, scaled, crawl, formats)" >&2; exit 2 ;;
     esac
