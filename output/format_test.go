@@ -69,6 +69,7 @@ func TestFormatsRoundTrip(t *testing.T) {
 			roundTrip(t, f, dir, Pairs, pairs)
 			roundTrip(t, f, dir, Clusters, clusters)
 			roundTrip(t, f, dir, Rejects, rejects)
+			roundTrip(t, f, t.TempDir(), Pairs, []PairRecord(nil)) // an empty shard
 		})
 	}
 }
