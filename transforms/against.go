@@ -2,7 +2,6 @@ package transforms
 
 import (
 	"context"
-	"fmt"
 	"reflect"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -26,7 +25,7 @@ import (
 // decision rounds (Decide with PreDropped).
 
 func init() {
-	for _, t := range []any{IndexFile{}, PriorRef{}, exactItem{}, exactHit{}, PreDrop{}, againstSize{}} {
+	for _, t := range []any{IndexFile{}, PriorRef{}, exactItem{}, exactHit{}, PreDrop{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	registerDoFn(&readIndexFileFn{})
@@ -45,13 +44,10 @@ func init() {
 	registerDoFn(&priorDocFn{})
 	registerDoFn(&keyAgainstFn{})
 	registerDoFn(&matchAgainstFn{})
-	register.Function2x2[uint64, Doc, uint64, againstSize](priorSize)
-	register.Function2x2[uint64, Doc, uint64, againstSize](newSize)
-	register.Function2x1[againstSize, againstSize, againstSize](addAgainstSizes)
-	register.Function2x1[uint64, againstSize, againstSize](withPart)
+	register.Function2x2[uint64, Doc, uint64, gridSize](priorSize)
+	register.Function2x2[uint64, Doc, uint64, gridSize](newSize)
 	registerDoFn(&againstTaskFn{})
 	register.Emitter2[string, Doc]()
-	register.Iter1[againstSize]()
 	register.Function2x1[PreDrop, PreDrop, PreDrop](betterPreDrop)
 	register.Function2x0[Found, func(string, Found)](foundByA)
 	registerDoFn(&keepUndroppedFn{})
@@ -501,7 +497,7 @@ func MatchAgainst(s beam.Scope, a Against, c Collapsed, found beam.PCollection, 
 	s = s.Scope("MatchAgainst")
 	key := &keyAgainstFn{Tau: p.Tau, Rho: p.Rho}
 	priors, news := beam.ParDo(s, key, a.Priors), beam.ParDo(s, key, beam.ParDo(s, unbatch, c.Reps))
-	sizes := beam.ParDo(s, withPart, beam.CombinePerKey(s, addAgainstSizes,
+	sizes := beam.ParDo(s, withGridKey, beam.CombinePerKey(s, addGridSizes,
 		beam.Flatten(s, beam.ParDo(s, priorSize, priors), beam.ParDo(s, newSize, news))))
 	tasks := beam.CoGroupByKey(s,
 		beam.ParDo(s, &againstTaskFn{MaxSigs: p.MaxGroupSignatures, Prior: true}, priors, beam.SideInput{Input: sizes}),
@@ -512,65 +508,27 @@ func MatchAgainst(s beam.Scope, a Against, c Collapsed, found beam.PCollection, 
 	return beam.ParDo(s, preDropByBatch, drops), rest
 }
 
-// againstSize is the signatures (Σ|d|) of one partition's index and new
-// documents (home and guest).
-type againstSize struct {
-	Part               uint64
-	PriorSigs, NewSigs int
-}
+// priorSize and newSize are the signatures of an index document (side A
+// of match.Grid) and of a new one (side B).
+func priorSize(k uint64, d Doc) (uint64, gridSize) { return k, gridSize{A: d.Vec.Len()} }
 
-func priorSize(k uint64, d Doc) (uint64, againstSize) {
-	return k, againstSize{PriorSigs: d.Vec.Len()}
-}
+func newSize(k uint64, d Doc) (uint64, gridSize) { return k, gridSize{B: d.Vec.Len()} }
 
-func newSize(k uint64, d Doc) (uint64, againstSize) { return k, againstSize{NewSigs: d.Vec.Len()} }
-
-func addAgainstSizes(a, b againstSize) againstSize {
-	return againstSize{PriorSigs: a.PriorSigs + b.PriorSigs, NewSigs: a.NewSigs + b.NewSigs}
-}
-
-func withPart(k uint64, a againstSize) againstSize { a.Part = k; return a }
-
-// againstTaskFn sends a document of a partition to its matching tasks: the
-// whole partition when it holds at most MaxSigs signatures (0: no bound),
-// else a grid of B = ⌈index signatures / b⌉ index blocks by C = ⌈new
-// signatures / b⌉ new blocks, b = 0.4 × MaxSigs (a document's block is a
-// hash of its warc.Ref.ID, as in matchTasks): an index document goes to the
-// C tasks of its block, a new one to the B tasks of its, so each index–new
-// pair meets in exactly one task, and a task holds about 0.8 × MaxSigs
-// signatures.
+// againstTaskFn sends a document of a partition to the tasks match.Grid
+// gives it, index documents side A and new ones side B, without self
+// pairs: the whole partition when it holds at most MaxSigs signatures (0:
+// no bound), else one task per index block and new block, so each
+// index–new pair meets in exactly one task.
 type againstTaskFn struct {
 	MaxSigs int
 	Prior   bool
 
-	sizes map[uint64]againstSize
+	sizes map[uint64]gridSize
 }
 
-func (fn *againstTaskFn) ProcessElement(part uint64, d Doc, sizes func(*againstSize) bool, emit func(string, Doc)) {
-	if fn.sizes == nil {
-		fn.sizes = map[uint64]againstSize{}
-		var g againstSize
-		for sizes(&g) {
-			fn.sizes[g.Part] = g
-		}
-	}
-	g := fn.sizes[part]
-	if fn.MaxSigs <= 0 || g.PriorSigs+g.NewSigs <= fn.MaxSigs {
-		emit(fmt.Sprintf("%d/0/0", part), d)
-		return
-	}
-	blk := max(1, fn.MaxSigs*2/5)
-	nb, nc := max(1, (g.PriorSigs+blk-1)/blk), max(1, (g.NewSigs+blk-1)/blk)
-	h := blockHash(d.ID())
-	if fn.Prior {
-		i := int(h % uint64(nb))
-		for j := range nc {
-			emit(fmt.Sprintf("%d/%d/%d", part, i, j), d)
-		}
-		return
-	}
-	j := int(h % uint64(nc))
-	for i := range nb {
-		emit(fmt.Sprintf("%d/%d/%d", part, i, j), d)
-	}
+func (fn *againstTaskFn) ProcessElement(part uint64, d Doc, sizes func(*gridSize) bool, emit func(string, Doc)) {
+	g := gridSizes(&fn.sizes, sizes)[part]
+	match.NewGrid(g.A, g.B, fn.MaxSigs, false).Tasks(!fn.Prior, blockHash(d.ID()), func(t match.Task, _ bool) {
+		emit(taskKey(part, t), d)
+	})
 }

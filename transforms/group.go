@@ -2,12 +2,9 @@ package transforms
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"reflect"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -15,7 +12,6 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
-	"github.com/ndd-beam/ndd-beam/internal/hashx"
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
@@ -28,15 +24,11 @@ import (
 // the pairs it finds are Found.
 
 func init() {
-	beam.RegisterType(reflect.TypeOf((*GroupSize)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*Found)(nil)).Elem())
-	register.Function2x1[GroupSize, GroupSize, GroupSize](addGroupSizes)
-	register.Function2x2[uint64, Part, uint64, GroupSize](partGroupSize)
-	register.Function2x1[uint64, GroupSize, GroupSize](withGroupKey)
+	register.Function2x2[uint64, Part, uint64, gridSize](partGridSize)
 	registerDoFn(&keyByTaskFn{})
 	registerDoFn(&matchTasksFn{})
 	register.Emitter2[string, Part]()
-	register.Iter1[GroupSize]()
 	register.Iter1[Part]()
 	registerDoFn(&keyByGroupFn{})
 	registerDoFn(&matchGroupsFn{})
@@ -327,55 +319,31 @@ func (s *pairSink) add(ps []match.Pair) {
 	}
 }
 
-// GroupSize counts a group's home and guest documents and their
-// signatures, Σ|d| (matchTasks).
-type GroupSize struct {
-	Key                 uint64
-	Home, Guest         int
-	HomeSigs, GuestSigs int
-}
-
-func addGroupSizes(a, b GroupSize) GroupSize {
-	return GroupSize{Key: a.Key, Home: a.Home + b.Home, Guest: a.Guest + b.Guest,
-		HomeSigs: a.HomeSigs + b.HomeSigs, GuestSigs: a.GuestSigs + b.GuestSigs}
-}
-
-func partGroupSize(k uint64, b Part) (uint64, GroupSize) {
-	var g GroupSize
+// partGridSize is the signatures of a part's home (side A) and guest
+// (side B) documents.
+func partGridSize(k uint64, b Part) (uint64, gridSize) {
+	var g gridSize
 	for _, d := range b.Docs {
 		if d.Guest {
-			g.Guest++
-			g.GuestSigs += d.Vec.Len()
+			g.B += d.Vec.Len()
 		} else {
-			g.Home++
-			g.HomeSigs += d.Vec.Len()
+			g.A += d.Vec.Len()
 		}
 	}
 	return k, g
 }
 
-func withGroupKey(k uint64, g GroupSize) GroupSize { g.Key = k; return g }
-
-// matchTasks is MatchGroups with hot groups split (block-pair grid). The
-// group sizes are summed per key by a combiner and reach keyByTaskFn as a
-// side input (one small record per group: the τ partitions number a few
-// dozen). A group of at most p.MaxGroupSignatures signatures is one task,
-// as before. A larger one with h home and g guest signatures is cut into
-// B = ⌈h/b⌉ home blocks and C = ⌈g/b⌉ guest blocks of b = 0.4 ×
-// p.MaxGroupSignatures signatures on average (a document's block: a hash
-// of its warc.Ref.ID modulo the count, so no pass needs the whole group),
-// and matched as B self tasks (MatchGroup of a home block), B(B−1)/2
-// home–home and B·C home–guest cross tasks (match.MatchCross): every pair
-// of the group meets in exactly one task, and each home document is sent
-// to B + C tasks. A task holds two blocks, 0.8 × p.MaxGroupSignatures
-// signatures on average; hashing spreads a block of n documents by about
-// ±√n, so the bound holds for blocks of hundreds of documents and more,
-// not exactly for tiny ones (docs/design.md). Statistics: partitions is
-// the number of groups, largest_group and largest_group_signatures the
-// largest task.
+// matchTasks is MatchGroups with hot groups split: each group's home
+// (side A) and guest (side B) signatures are summed by a combiner and
+// reach keyByTaskFn as a side input (one small record per group: the τ
+// partitions number a few dozen), which sends each document to the tasks
+// match.Grid gives it (with self pairs: home–home and home–guest), so every
+// pair of the group meets in exactly one task and the pairs are those of
+// the whole group. Statistics: partitions is the number of groups,
+// largest_group and largest_group_signatures the largest task.
 func matchTasks(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Params) beam.PCollection {
 	s = s.Scope("Tasks")
-	sizes := beam.ParDo(s, withGroupKey, beam.CombinePerKey(s, addGroupSizes, beam.ParDo(s, partGroupSize, keyed)))
+	sizes := beam.ParDo(s, withGridKey, beam.CombinePerKey(s, addGridSizes, beam.ParDo(s, partGridSize, keyed)))
 	tasks := beam.ParDo(s, &keyByTaskFn{MaxSigs: p.MaxGroupSignatures}, keyed, beam.SideInput{Input: sizes})
 	out := beam.ParDoN(s, &matchTasksFn{Params: p}, beam.GroupByKey(s, tasks))
 	pairs, taskSizes, taskSigs, taskPairs, sameSite := out[0], out[1], out[2], out[3], out[4]
@@ -387,91 +355,39 @@ func matchTasks(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Params
 	return pairs
 }
 
-// Task kinds in a task key "group/kind/i/j".
-const (
-	taskWhole = "w" // the whole group, MatchGroup(home, guests)
-	taskSelf  = "s" // home block i alone, MatchGroup
-	taskCross = "x" // block i × block j (j >= B: guest block j−B), MatchCross
-)
-
-func taskKey(group uint64, kind string, i, j int) string {
-	return strconv.FormatUint(group, 10) + "/" + kind + "/" + strconv.Itoa(i) + "/" + strconv.Itoa(j)
-}
-
-// taskKind is the kind of a task key made by taskKey.
-func taskKind(key string) string {
-	_, rest, _ := strings.Cut(key, "/")
-	kind, _, _ := strings.Cut(rest, "/")
-	return kind
-}
-
-// blockHash mixes a document's 16-byte warc.Ref.ID into 64 well-spread bits
-// (SplitMix64's finalizer of the halves' XOR; FNV's high bits change
-// little between records of one file) for its block number.
-func blockHash(id string) uint64 {
-	return hashx.Mix64(binary.BigEndian.Uint64([]byte(id[:8])) ^ binary.BigEndian.Uint64([]byte(id[8:16])))
-}
-
 // keyByTaskFn sends each document of a group's parts to the tasks of its
 // group (matchTasks), parts gathered per task within a bundle. In a cross
 // task the first block's documents have Guest false, the second's Guest
 // true.
 type keyByTaskFn struct {
 	MaxSigs int
-	sizes   map[uint64]GroupSize
+	sizes   map[uint64]gridSize
 	parts   partBuilder[string]
 }
 
 // StartBundle starts the bundle's parts.
-func (fn *keyByTaskFn) StartBundle(_ func(*GroupSize) bool, _ func(string, Part)) {
+func (fn *keyByTaskFn) StartBundle(_ func(*gridSize) bool, _ func(string, Part)) {
 	fn.parts = partBuilder[string]{}
 }
 
 // ProcessElement keys one part's documents.
-func (fn *keyByTaskFn) ProcessElement(ctx context.Context, group uint64, part Part, sizes func(*GroupSize) bool, emit func(string, Part)) {
-	if fn.sizes == nil {
-		fn.sizes = map[uint64]GroupSize{}
-		var g GroupSize
-		for sizes(&g) {
-			fn.sizes[g.Key] = g
-		}
-	}
-	g := fn.sizes[group]
-	if g.HomeSigs+g.GuestSigs <= fn.MaxSigs {
-		emit(taskKey(group, taskWhole, 0, 0), part)
+func (fn *keyByTaskFn) ProcessElement(ctx context.Context, group uint64, part Part, sizes func(*gridSize) bool, emit func(string, Part)) {
+	g := gridSizes(&fn.sizes, sizes)[group]
+	grid := match.NewGrid(g.A, g.B, fn.MaxSigs, true)
+	if na, _ := grid.Blocks(); na == 0 {
+		emit(taskKey(group, match.Task{Kind: match.TaskWhole}), part)
 		return
 	}
-	blk := max(1, fn.MaxSigs*2/5)
-	nb, nc := max(1, (g.HomeSigs+blk-1)/blk), (g.GuestSigs+blk-1)/blk
 	for _, d := range part.Docs {
-		h := blockHash(d.ID())
-		if d.Guest {
-			k := int(h % uint64(max(nc, 1)))
-			for i := range nb {
-				fn.parts.add(taskKey(group, taskCross, i, nb+k), d, emit)
-			}
-			continue
-		}
-		i := int(h % uint64(nb))
-		fn.parts.add(taskKey(group, taskSelf, i, i), d, emit)
-		a, b := d, d
-		a.Guest, b.Guest = false, true
-		for j := range nb {
-			switch {
-			case j > i:
-				fn.parts.add(taskKey(group, taskCross, i, j), a, emit)
-			case j < i:
-				fn.parts.add(taskKey(group, taskCross, j, i), b, emit)
-			}
-		}
-		for k := range nc {
-			fn.parts.add(taskKey(group, taskCross, i, nb+k), a, emit)
-		}
+		grid.Tasks(d.Guest, blockHash(d.ID()), func(t match.Task, second bool) {
+			d.Guest = second
+			fn.parts.add(taskKey(group, t), d, emit)
+		})
 	}
 }
 
 // FinishBundle emits the parts not yet full.
-func (fn *keyByTaskFn) FinishBundle(_ func(*GroupSize) bool, emit func(string, Part)) {
+func (fn *keyByTaskFn) FinishBundle(_ func(*gridSize) bool, emit func(string, Part)) {
 	fn.parts.flush(emit)
 }
 
@@ -511,7 +427,7 @@ func (fn *matchTasksFn) ProcessElement(ctx context.Context, key string, parts fu
 	}
 	sink := g.sink(ctx, "task "+key, fn.Params, emit)
 	vecs := g.vectors()
-	if taskKind(key) == taskCross {
+	if isCrossTask(key) {
 		fn.grouping.MatchCrossEach(vecs[:g.home], vecs[g.home:], sink.add)
 	} else {
 		fn.grouping.MatchGroupEach(vecs[:g.home], vecs[g.home:], sink.add)
