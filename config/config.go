@@ -379,9 +379,11 @@ func checkLabel(label string) error {
 	return nil
 }
 
-// Validate checks every value of p and resolves its spot set to inline form
-// (see Config.ValidateValues). Errors are *ParamError (they wrap
-// ErrConfig) and name the flag.
+// Validate checks every value of p but the signature method, which only
+// its scheme can check (dedup.CheckMethod; pipeline.ValidateValues does
+// both), and resolves its spot set to inline form (see
+// Config.ValidateValues). Errors are *ParamError (they wrap ErrConfig) and
+// name the flag.
 func (p *Params) Validate() error {
 	if !(p.Tau > 0 && p.Tau <= 1) {
 		return ParamErrorf(LayoutIs, "--tau", p.Tau, "must be in (0, 1]")
@@ -455,9 +457,6 @@ func (p *Params) Validate() error {
 			parts[i] = a.String()
 		}
 		p.Antecedents = strings.Join(parts, ",")
-	}
-	if err := p.checkMethod(); err != nil {
-		return ParamErrorf(LayoutIsQuoted, "--method", p.Method, "%w", err)
 	}
 	if _, err := NewGrouping(*p); err != nil {
 		return ParamErrorf(LayoutIsQuoted, "--matcher", p.Matcher, "%w", err)

@@ -35,7 +35,8 @@ const (
 // Zero caps mean "the reading package's default", never "unlimited".
 type Params struct {
 	// Method names the signature scheme (MethodSpotSigs, MethodShingles;
-	// "" is MethodSpotSigs, see SignatureMethod), built by dedup.NewSigner.
+	// "" is MethodSpotSigs, see SignatureMethod), built and checked by
+	// dedup.NewSigner and dedup.CheckMethod (Validate cannot build it).
 	Method string `json:"method"`
 	// Matcher names the matching method, see NewGrouping.
 	Matcher string `json:"matcher"`
@@ -164,21 +165,6 @@ func (p Params) Policy() (match.Policy, error) { return match.ParsePolicy(p.Keep
 // IDFRange is the IDF range of p as the spotsig type that holds the rule.
 func (p Params) IDFRange() spotsig.IDFRange {
 	return spotsig.IDFRange{Min: p.IDFMin, Max: p.IDFMax, KeepShared: p.IDFKeepShared}
-}
-
-// checkMethod checks p.Method and the options its scheme is built with
-// (dedup.NewSigner builds the scheme itself; config holds no signer).
-func (p Params) checkMethod() error {
-	var err error
-	switch p.SignatureMethod() {
-	case MethodSpotSigs:
-		_, err = spotsig.NewExtractor(p.SpotSigOptions()...)
-	case MethodShingles:
-		_, err = spotsig.NewShingler(p.ShingleK)
-	default:
-		err = fmt.Errorf("unknown method %q (want %q or %q)", p.Method, MethodSpotSigs, MethodShingles)
-	}
-	return err
 }
 
 // NewGrouping returns the matching method named by p.Matcher as a

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/output"
@@ -31,21 +33,65 @@ type Signer interface {
 	Sign(ctx context.Context, payload []byte, contentType string) Signed
 }
 
+// methods is the one table of signature schemes: the name --method takes
+// (config.Method*: config holds the names only), what --help says of it,
+// and its constructor. NewSigner builds a scheme from it and CheckMethod
+// validates --method with it; a new scheme is a name in config/params.go
+// and a row here (docs/design.md, "Where to add").
+var methods = []struct {
+	name, help string
+	build      func(config.Params) (Signer, error)
+}{
+	{config.MethodSpotSigs, "spot signatures, §3", func(p config.Params) (Signer, error) { return newSpotSigner(p) }},
+	{config.MethodShingles, "word k-grams, k = --shingle_k; the paper's competitor, docs/quality.md", func(p config.Params) (Signer, error) { return newShingleSigner(p) }},
+}
+
 // NewSigner returns the signature scheme named by p.Method
-// (config.Params.SignatureMethod); it is the one place where schemes are
-// chosen. "spotsigs": spot signatures (§3) with the options of p
-// (config.Params.SpotSigOptions); "shingles": word p.ShingleK-grams.
-// Errors: an unknown method or options the scheme refuses (config.Params.Validate
-// checks the same).
+// (config.Params.SignatureMethod) with the options of p; it is the one
+// place where schemes are chosen (methods). "spotsigs": spot signatures
+// (§3) with the options of p (config.Params.SpotSigOptions); "shingles":
+// word p.ShingleK-grams. Errors: an unknown method or options the scheme
+// refuses (CheckMethod reports the same as a --method error).
 func NewSigner(p config.Params) (Signer, error) {
-	switch p.SignatureMethod() {
-	case config.MethodSpotSigs:
-		return newSpotSigner(p)
-	case config.MethodShingles:
-		return newShingleSigner(p)
-	default:
-		return nil, fmt.Errorf("unknown method %q (want %q or %q)", p.Method, config.MethodSpotSigs, config.MethodShingles)
+	name := p.SignatureMethod()
+	for _, m := range methods {
+		if m.name == name {
+			return m.build(p)
+		}
 	}
+	names := make([]string, len(methods))
+	for i, m := range methods {
+		names[i] = strconv.Quote(m.name)
+	}
+	return nil, fmt.Errorf("unknown method %q (want %s)", p.Method, orList(names))
+}
+
+// CheckMethod checks p.Method and the options its scheme is built with by
+// building it (NewSigner); the error is a *config.ParamError naming
+// --method.
+func CheckMethod(p config.Params) error {
+	if _, err := NewSigner(p); err != nil {
+		return config.ParamErrorf(config.LayoutIsQuoted, "--method", p.Method, "%w", err)
+	}
+	return nil
+}
+
+// MethodHelp is the --method flag's list of schemes: "name (help)" of each,
+// joined by ", " and a last " or ".
+func MethodHelp() string {
+	parts := make([]string, len(methods))
+	for i, m := range methods {
+		parts[i] = m.name + " (" + m.help + ")"
+	}
+	return orList(parts)
+}
+
+// orList joins "a", "a or b", "a, b or c".
+func orList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 // spotSigner is the "spotsigs" scheme: Extractor.ExtractPayload (markup

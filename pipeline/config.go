@@ -11,6 +11,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/storage" // registers local, gs://, s3://, http(s)://
 )
@@ -30,7 +31,7 @@ import (
 // local output directory; Launch takes the locks, and --overwrite replaces
 // the earlier run's files only at the commit (transforms.Outputs.Replace).
 func Validate(ctx context.Context, c *config.Config) error {
-	if err := c.ValidateValues(); err != nil {
+	if err := ValidateValues(c); err != nil {
 		return err
 	}
 	if err := checkInput(ctx, c.Input, c.InputPrefix); err != nil {
@@ -46,6 +47,16 @@ func Validate(ctx context.Context, c *config.Config) error {
 		return err
 	}
 	return checkOutput(ctx, c.Output, c.RunID)
+}
+
+// ValidateValues checks every value of c without touching any filesystem:
+// c.ValidateValues, then the signature method by building its scheme
+// (dedup.CheckMethod, which config cannot). Errors are *config.ParamError.
+func ValidateValues(c *config.Config) error {
+	if err := c.ValidateValues(); err != nil {
+		return err
+	}
+	return dedup.CheckMethod(c.Params)
 }
 
 // usedOutput lists the output directory and returns the paths of the files

@@ -43,7 +43,7 @@ func Launch(ctx context.Context, c *config.Config) (*Launched, error) {
 	if c.RunID == "" {
 		c.RunID = output.NewRunID()
 	}
-	if err := c.ValidateValues(); err != nil {
+	if err := ValidateValues(c); err != nil {
 		return nil, err
 	}
 	if storage.IsHTTP(c.Output) {

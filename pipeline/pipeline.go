@@ -50,7 +50,7 @@ import (
 // at least ValidateValues); Build returns an error only for parameters the
 // stages cannot be built with.
 func Build(s beam.Scope, cfg config.Config) error {
-	if err := cfg.ValidateValues(); err != nil {
+	if err := ValidateValues(&cfg); err != nil {
 		return err
 	}
 	p := cfg.Params

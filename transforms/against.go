@@ -474,10 +474,7 @@ type Against struct {
 // the page, one on the batch.
 func ExactAgainst(s beam.Scope, priors, kept, unsigned beam.PCollection, p config.Params) Against {
 	s = s.Scope("ExactAgainst")
-	method := p.Method
-	if method == "" {
-		method = config.MethodSpotSigs
-	}
+	method := p.SignatureMethod()
 	best := beam.CombinePerKey(s, betterPrior, beam.ParDo(s, priorKeys, priors))
 	items := beam.Flatten(s, beam.ParDo(s, docExactKeys, kept), beam.ParDo(s, pageExactKeys, unsigned))
 	hits, sites := beam.ParDo2(s, &exactHitsFn{Share: p.VerifyShare}, beam.CoGroupByKey(s, best, items))

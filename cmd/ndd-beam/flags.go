@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
@@ -127,7 +128,7 @@ func registerFlags(j *jobFlagSet, cfg *config.Config) commandFlags {
 	j.IntVar(&p.MaxGroupSignatures, "max_group_signatures", p.MaxGroupSignatures, fmt.Sprintf("signatures (Σ|d| of its documents, about 30 bytes each in memory) one matching task holds: a larger τ partition is matched as a block-pair grid of tasks of about 0.8× this many signatures, same pairs; 0 = unbounded (default %d, docs/design.md)", p.MaxGroupSignatures))
 	j.IntVar(&p.MinSignatures, "min_signatures", p.MinSignatures, fmt.Sprintf("drop documents with fewer signatures |d| than this after the IDF filter (default %d)", p.MinSignatures))
 	j.IntVar(&p.Rho, "rho", p.Rho, fmt.Sprintf("ρ, range of vector lengths (signatures) with regular partitions; longer vectors share the overflow partition, which starts at or below ρ depending on τ (default %d, §4.2, §5.1)", p.Rho))
-	j.StringVar(&p.Method, "method", p.Method, fmt.Sprintf("signature scheme: spotsigs (spot signatures, §3) or shingles (word k-grams, k = --shingle_k; the paper's competitor, docs/quality.md) (default %q)", p.Method))
+	j.StringVar(&p.Method, "method", p.Method, fmt.Sprintf("signature scheme: %s (default %q)", dedup.MethodHelp(), p.Method))
 	j.IntVar(&p.ShingleK, "shingle_k", p.ShingleK, fmt.Sprintf("shingle length in words for --method=shingles (default %d)", p.ShingleK))
 	j.StringVar(&p.Matcher, "matcher", p.Matcher, fmt.Sprintf("matcher: spotsigs (partitions + pruning, §4), bruteforce (exact reference, same pairs, quadratic), lsh (MinHash LSH k=6, l=32, verified; approximate recall) or imatch (one SHA-1 bucket per signature set; no threshold) (default %q)", p.Matcher))
 	j.StringVar(&p.Keep, "keep", p.Keep, fmt.Sprintf("keep policy: which page of a group of near-duplicates is kept, criteria in order from earliest|latest (WARC-Date; missing or malformed dates last), longest|shortest (extracted text), uri (shortest, then bytewise); record ID and location break the last ties (default %q: the first capture is the likely original, and adding a later crawl never changes which earlier page is kept; docs/outputs.md)", p.Keep))

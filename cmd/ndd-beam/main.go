@@ -128,7 +128,7 @@ func run(args []string) (status int) {
 	}
 	var launched *pipeline.Launched
 	if dryRun() {
-		err = cfg.ValidateValues()
+		err = pipeline.ValidateValues(&cfg)
 	} else {
 		launched, err = pipeline.Launch(ctx, &cfg)
 	}
