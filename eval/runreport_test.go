@@ -47,7 +47,7 @@ func jobOutput(t *testing.T) string {
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	defer slog.SetDefault(prev)
 	p, s := beam.NewPipelineWithRoot()
-	if err := pipeline.Build(s, cfg); err != nil {
+	if err := pipeline.Build(context.Background(), s, cfg); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := beam.Run(context.Background(), "direct", p); err != nil {

@@ -28,7 +28,7 @@ func counters(t *testing.T, runner string, cfg config.Config) (map[string]int64,
 		t.Fatal(err)
 	}
 	p, s := beam.NewPipelineWithRoot()
-	if err := Build(s, cfg); err != nil {
+	if err := Build(context.Background(), s, cfg); err != nil {
 		t.Fatal(err)
 	}
 	res, err := beam.Run(context.Background(), runner, p)

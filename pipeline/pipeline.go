@@ -46,66 +46,73 @@ import (
 	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
-// Build adds the whole job for cfg to s. cfg should have passed Validate (or
-// at least ValidateValues); Build returns an error only for parameters the
-// stages cannot be built with.
-func Build(s beam.Scope, cfg config.Config) error {
+// Build adds the whole job for cfg to s, top to bottom. cfg should have
+// passed Launch or Validate (or at least ValidateValues); Build returns an
+// error only for parameters the stages cannot be built with. Its one
+// read is a local input list (@LIST, with ctx), which remote workers could
+// not read (transforms.ReadWARC); the inputs and the index are listed and
+// read by the job's stages when it runs (ReadWARC, ReadIndex), and
+// summary.json's language data is gathered when the summary is written.
+func Build(ctx context.Context, s beam.Scope, cfg config.Config) error {
 	if err := ValidateValues(&cfg); err != nil {
 		return err
 	}
-	p := cfg.Params
-	st := &transforms.Stats{}
-
-	candidates, readRejects, files, err := transforms.ReadWARC(s, st, cfg.Input, cfg.InputPrefix, p)
+	out, err := outputs(cfg)
+	if err != nil {
+		return err
+	}
+	p, st, base := cfg.Params, &transforms.Stats{}, summaryBase(cfg, out.RunID)
+	candidates, readRejects, files, err := transforms.ReadWARC(ctx, s, st, cfg.Input, cfg.InputPrefix, p)
 	if err != nil {
 		return err
 	}
 	batches, extractRejects, unsigned := transforms.Extract(s, st, candidates, p)
 	batches = transforms.DropSharedBlocks(s, st, batches, p)
 	kept, idfRejects, tooFew := transforms.FilterIDF(s, st, batches, p)
-	unsignedPages := beam.Flatten(s, unsigned, tooFew)
-	var against transforms.Against
-	if len(cfg.Against) > 0 {
-		infos, err := index.List(context.Background(), cfg.Against)
-		if err != nil {
-			return err
-		}
-		against = transforms.ExactAgainst(s, transforms.ReadIndex(s, transforms.IndexFiles(infos)), kept, unsignedPages, p)
-		kept, unsignedPages = against.Kept, against.Unsigned
-	}
+	against, kept, unsigned := transforms.ExactAgainst(s, transforms.ReadIndex(s, cfg.Against), kept, beam.Flatten(s, unsigned, tooFew), p)
 	groups := transforms.CollapseExact(s, st, kept, p)
 	found, err := transforms.MatchGroups(s, st, transforms.KeyByGroup(s, groups.Reps, p), p)
 	if err != nil {
 		return err
 	}
-	near := transforms.NearDuplicates(s, found)
-	var decided transforms.DecideResult
-	if len(cfg.Against) > 0 {
-		preDrops, rest := transforms.MatchAgainst(s, against, groups, near, p)
-		decided, err = transforms.DecideAgainst(s, st, groups, rest, unsignedPages, preDrops, against.Dropped, p)
-	} else {
-		decided, err = transforms.Decide(s, st, groups, near, unsignedPages, p)
-	}
+	against, near := transforms.MatchAgainst(s, against, groups, transforms.NearDuplicates(s, found), p)
+	decided, err := transforms.Decide(s, st, groups, near, unsigned, against, p)
 	if err != nil {
 		return err
 	}
+	transforms.WritePairs(s, out, beam.Flatten(s, transforms.FoundRecords(s, found), transforms.ExactPairs(s, groups.Copies),
+		transforms.TextCopyPairs(s, st, decided.Decisions)))
+	transforms.WriteDecisions(s, out, decided)
+	transforms.WriteRejects(s, st, out, beam.Flatten(s, readRejects, extractRejects, idfRejects))
+	transforms.WriteSummary(s, out, base, st.Collection(s), files)
+	if cfg.WriteIndex != "" {
+		out.After(transforms.WriteIndex(s, transforms.IndexSegment{Dir: cfg.WriteIndex, Name: base.IndexSegment,
+			Created: base.Run.Start.Format(time.RFC3339), Shards: cfg.Shards, Params: p, Output: cfg.Output, RunID: out.RunID},
+			groups, unsigned, decided, files))
+	}
+	out.Commit(s) // after the index segment's commit: _SUCCESS is the run's last word
+	return nil
+}
 
+// outputs is where and how the run writes its outputs (cfg.RunID, or a
+// new run ID; the format of --output_format and --compression).
+func outputs(cfg config.Config) (*transforms.Outputs, error) {
 	runID := cfg.RunID
 	if runID == "" {
 		runID = output.NewRunID()
 	}
 	format, err := output.FormatOf(cfg.OutputFormat, cfg.Compression)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	out := &transforms.Outputs{Dir: cfg.Output, Shards: cfg.Shards, RunID: runID, Format: format, Replace: cfg.Overwrite}
-	transforms.WritePairs(s, out, beam.Flatten(s, transforms.FoundRecords(s, found), transforms.ExactPairs(s, groups.Copies),
-		transforms.TextCopyPairs(s, st, decided.Decisions)))
-	transforms.WriteDecisions(s, out, decided)
-	transforms.WriteRejects(s, st, out, beam.Flatten(s, readRejects, extractRejects, idfRejects))
-	base := output.Summary{Parameters: p, Input: cfg.Input, Output: cfg.Output, Shards: cfg.Shards,
-		Run: output.NewRunInfo(out.RunID, cfg.Runner, core.SdkVersion)}
-	base.Against = cfg.Against
+	return &transforms.Outputs{Dir: cfg.Output, Shards: cfg.Shards, RunID: runID, Format: format, Replace: cfg.Overwrite}, nil
+}
+
+// summaryBase is what summary.json says of run runID before it runs: its
+// parameters, inputs, output, index and run information.
+func summaryBase(cfg config.Config, runID string) output.Summary {
+	base := output.Summary{Parameters: cfg.Params, Input: cfg.Input, Output: cfg.Output, Shards: cfg.Shards,
+		Run: output.NewRunInfo(runID, cfg.Runner, core.SdkVersion), Against: cfg.Against}
 	if cfg.WriteIndex != "" {
 		label := cfg.IndexLabel
 		if label == "" {
@@ -113,17 +120,5 @@ func Build(s beam.Scope, cfg config.Config) error {
 		}
 		base.IndexDir, base.IndexSegment = cfg.WriteIndex, index.SegmentName(label)
 	}
-	ld, err := p.Languages()
-	if err != nil {
-		return err
-	}
-	base.LanguageData = ld
-	transforms.WriteSummary(s, out, base, st.Collection(s), files)
-	if cfg.WriteIndex != "" {
-		out.After(transforms.WriteIndex(s, transforms.IndexSegment{Dir: cfg.WriteIndex, Name: base.IndexSegment,
-			Created: base.Run.Start.Format(time.RFC3339), Shards: cfg.Shards, Params: p, Output: cfg.Output, RunID: runID},
-			groups, unsignedPages, decided, files))
-	}
-	out.Commit(s) // after the index segment's commit: _SUCCESS is the run's last word
-	return nil
+	return base
 }

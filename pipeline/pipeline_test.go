@@ -54,7 +54,7 @@ func runJob(t *testing.T, runner string, cfg config.Config) string {
 		t.Fatalf("Validate: %v", err)
 	}
 	p, s := beam.NewPipelineWithRoot()
-	if err := Build(s, cfg); err != nil {
+	if err := Build(context.Background(), s, cfg); err != nil {
 		t.Fatalf("Build: %v", err)
 	}
 	if _, err := beam.Run(context.Background(), runner, p); err != nil {

@@ -25,9 +25,11 @@ import (
 // decision rounds (Decide with PreDropped).
 
 func init() {
-	for _, t := range []any{IndexFile{}, PriorRef{}, exactItem{}, exactHit{}, PreDrop{}} {
+	for _, t := range []any{indexFile{}, PriorRef{}, exactItem{}, exactHit{}, PreDrop{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
+	register.Function3x1[context.Context, string, func(indexFile), error](listIndexFn)
+	register.Emitter1[indexFile]()
 	registerDoFn(&readIndexFileFn{})
 	register.Function2x0[dedup.Prior, func(string, PriorRef)](priorKeys)
 	register.Function2x1[PriorRef, PriorRef, PriorRef](betterPrior)
@@ -52,6 +54,7 @@ func init() {
 	register.Function2x0[Found, func(string, Found)](foundByA)
 	registerDoFn(&keepUndroppedFn{})
 	register.Function3x0[string, PreDrop, func(string, PreDrop)](preDropByBatch)
+	register.Function1x2[PreDrop, string, PreDrop](preDropBatch)
 	register.Emitter2[string, PriorRef]()
 	register.Emitter2[string, exactItem]()
 	register.Emitter2[string, exactHit]()
@@ -77,38 +80,48 @@ var (
 	againstCompared = beam.NewCounter("against", "groups_matched")
 )
 
-// IndexFile is one Parquet file of an index segment.
-type IndexFile struct {
+// indexFile is one Parquet file of an index segment.
+type indexFile struct {
 	Dir  string // the segment's directory
 	File string
 	Meta index.Meta
 }
 
-// IndexFiles lists the Parquet files of the segments infos.
-func IndexFiles(infos []index.Info) []IndexFile {
-	var out []IndexFile
+// ReadIndex returns the pages (dedup.Prior) of the committed segments of
+// the index directories dirs, listed (index.List) and read
+// (index.ReadPages, one Parquet file per element) when the job runs, as
+// Beam's file sources list their globs; pipeline.Launch has checked them
+// (their parameters, files and inputs). No dirs: the zero PCollection, a
+// run without an index, which ExactAgainst passes through.
+func ReadIndex(s beam.Scope, dirs []string) beam.PCollection {
+	if len(dirs) == 0 {
+		return beam.PCollection{}
+	}
+	s = s.Scope("ReadIndex")
+	files := beam.ParDo(s, listIndexFn, beam.CreateList(s, dirs))
+	return beam.ParDo(s, &readIndexFileFn{}, beam.Reshuffle(s, files))
+}
+
+// listIndexFn emits the Parquet files of the segments of one index
+// directory.
+func listIndexFn(ctx context.Context, dir string, emit func(indexFile)) error {
+	infos, err := index.List(ctx, []string{dir})
+	if err != nil {
+		return err
+	}
 	for _, in := range infos {
 		for _, f := range in.Meta.Files {
 			m := in.Meta
 			m.Files = []string{f}
-			out = append(out, IndexFile{Dir: in.Dir, File: f, Meta: m})
+			emit(indexFile{Dir: in.Dir, File: f, Meta: m})
 		}
 	}
-	return out
-}
-
-// ReadIndex reads the pages of the index files, one file per element.
-func ReadIndex(s beam.Scope, files []IndexFile) beam.PCollection {
-	s = s.Scope("ReadIndex")
-	if len(files) == 0 {
-		return beam.CreateList(s, []dedup.Prior{})
-	}
-	return beam.ParDo(s, &readIndexFileFn{}, beam.Reshuffle(s, beam.CreateList(s, files)))
+	return nil
 }
 
 type readIndexFileFn struct{}
 
-func (*readIndexFileFn) ProcessElement(ctx context.Context, f IndexFile, emit func(dedup.Prior)) error {
+func (*readIndexFileFn) ProcessElement(ctx context.Context, f indexFile, emit func(dedup.Prior)) error {
 	return index.ReadPages(ctx, f.Dir, f.Meta, func(p dedup.Prior) error {
 		againstPriors.Inc(ctx, 1)
 		emit(p)
@@ -430,6 +443,8 @@ func betterPreDrop(a, b PreDrop) PreDrop {
 
 func preDropByBatch(_ string, p PreDrop, emit func(string, PreDrop)) { emit(p.Batch, p) }
 
+func preDropBatch(p PreDrop) (string, PreDrop) { return p.Batch, p }
+
 func foundByA(f Found, emit func(string, Found)) { emit(f.Pair.A().ID(), f) }
 
 // keepUndroppedFn passes on the pairs of the key's node unless the node
@@ -455,45 +470,53 @@ func (fn *keepUndroppedFn) ProcessElement(_ string, drops func(*PreDrop) bool, f
 	}
 }
 
-// Against is what ExactAgainst and MatchAgainst give the rest of the job.
+// Against is a run against an index (--against) as the rest of the job
+// sees it: what ExactAgainst and MatchAgainst found, for MatchAgainst and
+// Decide. The zero Against is a run without an index: MatchAgainst passes
+// its pairs through and Decide decides as without one.
 type Against struct {
-	// Kept are the new batches without the documents that copy an index
-	// page; Unsigned the new pages without enough signatures that do not.
-	Kept, Unsigned beam.PCollection
-	// Dropped are the decisions of the pages that copy an index page.
-	Dropped beam.PCollection
-	// Priors are the index pages with a vector as documents (Batch: their
-	// segment) with their exact-copy groups' sites.
-	Priors beam.PCollection
+	dropped  beam.PCollection // Decided: the pages that copy an index page
+	priors   beam.PCollection // Doc: index pages with a vector (Batch: their segment), with their exact-copy groups' sites
+	preDrops beam.PCollection // PreDrop keyed by batch: new nodes dropped for an index page (MatchAgainst)
 }
 
-// ExactAgainst drops the new pages that copy an index page exactly:
-// documents of the batches kept (their text digest or vector) and pages
-// unsigned (their text digest), each for the best-ranked index page it
-// copies, at Jaccard 1 (dedup.ExactPrior); two joins on the keys, one on
-// the page, one on the batch.
-func ExactAgainst(s beam.Scope, priors, kept, unsigned beam.PCollection, p config.Params) Against {
+// ExactAgainst drops the new pages that copy an index page (priors,
+// dedup.Prior from ReadIndex) exactly: documents of the batches kept
+// (their text digest or vector) and pages unsigned (their text digest),
+// each for the best-ranked index page it copies, at Jaccard 1
+// (dedup.ExactPrior); two joins on the keys, one on the page, one on the
+// batch. It returns the run's Against and the batches and unsigned pages
+// without those copies. With the zero priors (no index) it returns the
+// zero Against and kept and unsigned as they are.
+func ExactAgainst(s beam.Scope, priors, kept, unsigned beam.PCollection, p config.Params) (a Against, keptOut, unsignedOut beam.PCollection) {
+	if !priors.IsValid() {
+		return Against{}, kept, unsigned
+	}
 	s = s.Scope("ExactAgainst")
-	method := p.SignatureMethod()
 	best := beam.CombinePerKey(s, betterPrior, beam.ParDo(s, priorKeys, priors))
 	items := beam.Flatten(s, beam.ParDo(s, docExactKeys, kept), beam.ParDo(s, pageExactKeys, unsigned))
 	hits, sites := beam.ParDo2(s, &exactHitsFn{Share: p.VerifyShare}, beam.CoGroupByKey(s, best, items))
 	perPage := beam.ParDo(s, hitByBatch, beam.CombinePerKey(s, betterHit, hits))
-	keptOut, droppedDocs := beam.ParDo2(s, &dropExactDocsFn{Method: method}, beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, kept), perPage))
+	keptOut, droppedDocs := beam.ParDo2(s, &dropExactDocsFn{Method: p.SignatureMethod()}, beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, kept), perPage))
 	unsignedOut, droppedPages := beam.ParDo2(s, &dropExactPagesFn{}, beam.CoGroupByKey(s, beam.ParDo(s, keyPage, unsigned), perPage))
-	priorDocs := beam.ParDo(s, &priorDocFn{}, beam.CoGroupByKey(s, beam.ParDo(s, keyPrior, priors), sites))
-	return Against{Kept: keptOut, Unsigned: unsignedOut, Dropped: beam.Flatten(s, droppedDocs, droppedPages), Priors: priorDocs}
+	a.dropped = beam.Flatten(s, droppedDocs, droppedPages)
+	a.priors = beam.ParDo(s, &priorDocFn{}, beam.CoGroupByKey(s, beam.ParDo(s, keyPrior, priors), sites))
+	return a, keptOut, unsignedOut
 }
 
 // MatchAgainst matches the new representatives (CollapseExact's Reps) with
-// the index documents, never index with index, and returns each new node
-// with a pair as a PreDrop for its best-ranked index neighbour, keyed by
-// its batch; found, the pairs among new representatives, are returned
-// without the pairs of such nodes (they drop nothing: two joins).
-func MatchAgainst(s beam.Scope, a Against, c Collapsed, found beam.PCollection, p config.Params) (preDrops, rest beam.PCollection) {
+// the index documents of a, never index with index, and returns a with
+// each new node with a pair as a PreDrop for its best-ranked index
+// neighbour, and found, the pairs among new representatives, without the
+// pairs of such nodes (they drop nothing: two joins). The zero Against
+// returns itself and found.
+func MatchAgainst(s beam.Scope, a Against, c Collapsed, found beam.PCollection, p config.Params) (Against, beam.PCollection) {
+	if !a.priors.IsValid() {
+		return a, found
+	}
 	s = s.Scope("MatchAgainst")
 	key := &keyAgainstFn{Tau: p.Tau, Rho: p.Rho}
-	priors, news := beam.ParDo(s, key, a.Priors), beam.ParDo(s, key, beam.ParDo(s, unbatch, c.Reps))
+	priors, news := beam.ParDo(s, key, a.priors), beam.ParDo(s, key, beam.ParDo(s, unbatch, c.Reps))
 	sizes := beam.ParDo(s, withGridKey, beam.CombinePerKey(s, addGridSizes,
 		beam.Flatten(s, beam.ParDo(s, priorSize, priors), beam.ParDo(s, newSize, news))))
 	tasks := beam.CoGroupByKey(s,
@@ -501,8 +524,9 @@ func MatchAgainst(s beam.Scope, a Against, c Collapsed, found beam.PCollection, 
 		beam.ParDo(s, &againstTaskFn{MaxSigs: p.MaxGroupSignatures}, news, beam.SideInput{Input: sizes}))
 	drops := beam.CombinePerKey(s, betterPreDrop, beam.ParDo(s, &matchAgainstFn{Tau: p.Tau, SameSiteTau: p.SameSiteTau, Share: p.VerifyShare}, tasks))
 	byB := beam.ParDo(s, &keepUndroppedFn{Second: true}, beam.CoGroupByKey(s, drops, beam.ParDo(s, foundByA, found)))
-	rest = beam.DropKey(s, beam.ParDo(s, &keepUndroppedFn{}, beam.CoGroupByKey(s, drops, byB)))
-	return beam.ParDo(s, preDropByBatch, drops), rest
+	rest := beam.DropKey(s, beam.ParDo(s, &keepUndroppedFn{}, beam.CoGroupByKey(s, drops, byB)))
+	a.preDrops = beam.ParDo(s, preDropByBatch, drops)
+	return a, rest
 }
 
 // priorSize and newSize are the signatures of an index document (side A

@@ -74,14 +74,14 @@ func TestAgainstComposites(t *testing.T) {
 		p.MaxGroupSignatures = bound
 		pl, s := beam.NewPipelineWithRoot()
 		st := &Stats{}
-		a := ExactAgainst(s, beam.CreateList(s, priors), beam.CreateList(s, inBatches(docs, 4)), beam.CreateList(s, unsigned), p)
-		groups := CollapseExact(s, st, a.Kept, p)
+		a, kept, unsignedLeft := ExactAgainst(s, beam.CreateList(s, priors), beam.CreateList(s, inBatches(docs, 4)), beam.CreateList(s, unsigned), p)
+		groups := CollapseExact(s, st, kept, p)
 		found, err := MatchGroups(s, st, KeyByGroup(s, groups.Reps, p), p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pre, rest := MatchAgainst(s, a, groups, found, p)
-		r, err := DecideAgainst(s, st, groups, rest, a.Unsigned, pre, a.Dropped, p)
+		a, rest := MatchAgainst(s, a, groups, found, p)
+		r, err := Decide(s, st, groups, rest, unsignedLeft, a, p)
 		if err != nil {
 			t.Fatal(err)
 		}

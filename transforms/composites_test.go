@@ -158,7 +158,7 @@ func TestReadAndExtractComposites(t *testing.T) {
 
 	pl, s := beam.NewPipelineWithRoot()
 	st := &Stats{}
-	cands, readRejects, files, err := ReadWARC(s, st, []string{realWARC}, "", p)
+	cands, readRejects, files, err := ReadWARC(t.Context(), s, st, []string{realWARC}, "", p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,6 @@ func init() {
 	}
 	registerDoFn(&involvedFn{})
 	registerDoFn(&splitNodesFn{})
-	registerDoFn(&splitNodesAgainstFn{})
 	register.Function2x2[string, Page, string, PageState](initialState)
 	register.Function2x1[Page, Page, Page](higherPriority)
 	registerDoFn(&pairEndsFn{})
@@ -210,23 +209,14 @@ var mergeLimit = 0
 // messages per destination before the shuffle (bundleMerge). The result
 // equals dedup.Decide's. Kept and dropped pages, residual pages and
 // cluster sizes are added to st. Cost and worst case: docs/design.md.
-func Decide(s beam.Scope, st *Stats, c Collapsed, found, unsigned beam.PCollection, p config.Params) (DecideResult, error) {
-	return decide(s, st, c, found, unsigned, beam.PCollection{}, beam.PCollection{}, p)
-}
-
-// DecideAgainst is Decide for a run against an index: preDrops are the
-// new nodes dropped for an index page (PreDrop, keyed by batch;
-// MatchAgainst), whose pairs found no longer holds; each is dropped for
-// its index page, its group's other members with it, and the other nodes
-// are decided as Decide does. exact are the decisions already made
-// (ExactAgainst), which join the decisions and clusters. Decisions of
-// pages dropped for an index page name its segment (kept_by_segment), and
-// so do their clusters.
-func DecideAgainst(s beam.Scope, st *Stats, c Collapsed, found, unsigned, preDrops, exact beam.PCollection, p config.Params) (DecideResult, error) {
-	return decide(s, st, c, found, unsigned, preDrops, exact, p)
-}
-
-func decide(s beam.Scope, st *Stats, c Collapsed, found, unsigned, preDrops, extra beam.PCollection, p config.Params) (DecideResult, error) {
+//
+// With an index (a from ExactAgainst and MatchAgainst; the zero Against:
+// none), a new node dropped for an index page (a PreDrop: found no longer
+// holds its pairs) is dropped for it, its group's other members with it,
+// and the decisions ExactAgainst made join the decisions and clusters;
+// decisions of pages dropped for an index page name its segment
+// (kept_by_segment), and so do their clusters.
+func Decide(s beam.Scope, st *Stats, c Collapsed, found, unsigned beam.PCollection, a Against, p config.Params) (DecideResult, error) {
 	s = s.Scope("Decide")
 	if _, err := p.Policy(); err != nil {
 		return DecideResult{}, err
@@ -234,16 +224,16 @@ func decide(s beam.Scope, st *Stats, c Collapsed, found, unsigned, preDrops, ext
 	method := p.SignatureMethod()
 	lim := mergeLimit
 
-	// Nodes without a pair are kept in their batch; the others go on.
+	// Nodes without a pair are kept in their batch, or dropped for an
+	// index page; the others go on.
 	involved := beam.ParDo(s, &involvedFn{Limit: lim}, found)
-	var isolated, ranked, nodes, keptFates beam.PCollection
-	if preDrops.IsValid() {
-		isolated, ranked, nodes, keptFates = beam.ParDo4(s, &splitNodesAgainstFn{Method: method},
-			beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, c.Reps), involved, preDrops))
-	} else {
-		isolated, ranked, nodes, keptFates = beam.ParDo4(s, &splitNodesFn{Method: method},
-			beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, c.Reps), involved))
+	preDrops, exactDrops := a.preDrops, a.dropped
+	if !preDrops.IsValid() {
+		preDrops = beam.ParDo(s, preDropBatch, beam.CreateList(s, []PreDrop{})) // none
+		exactDrops = beam.CreateList(s, []Decided{})
 	}
+	isolated, ranked, nodes, keptFates := beam.ParDo4(s, &splitNodesFn{Method: method},
+		beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, c.Reps), involved, preDrops))
 
 	// Pages without signatures: no text, or exact copies by text digest.
 	noText, byDigest := beam.ParDo2(s, &byDigestFn{}, unsigned)
@@ -281,10 +271,7 @@ func decide(s beam.Scope, st *Stats, c Collapsed, found, unsigned, preDrops, ext
 	members := beam.ParDo(s, &decideMembersFn{Method: method},
 		beam.CoGroupByKey(s, beam.Flatten(s, keptFates, fates, droppedFates), c.Members))
 
-	decisions := beam.Flatten(s, isolated, decided, resolved2, members, exact, noText)
-	if extra.IsValid() {
-		decisions = beam.Flatten(s, decisions, extra)
-	}
+	decisions := beam.Flatten(s, isolated, decided, resolved2, members, exact, noText, exactDrops)
 	dropped := beam.ParDo(s, dropKey, decisions)
 	clusters, sizes := beam.ParDo2(s, &clusterFn{}, beam.GroupByKey(s, dropped))
 	r := DecideResult{Decisions: decisions, Clusters: clusters, ClusterSizes: sizes, Residual: residualCount}
@@ -323,37 +310,19 @@ func (fn *involvedFn) ProcessElement(f Found, emit func(string, []string)) {
 func (fn *involvedFn) FinishBundle(emit func(string, []string)) { fn.merge.flush(emit) }
 
 // splitNodesFn joins a batch of representatives with the keys of its
-// nodes that have a pair. A node without a pair has no higher-priority
-// neighbour and is kept: its best page's decision is written here, and a
-// group of more than one page tells its other members (keptFates). A node
-// with a pair goes on to the pair graph with its best page (ranked) and
-// its Node.
+// nodes that have a pair and the nodes of the batch dropped for an index
+// page (PreDrop; their pairs with new nodes were taken out). A node
+// dropped for an index page is dropped for it, and its group's other
+// members with it (keptFates). A node without a pair has no
+// higher-priority neighbour and is kept: its best page's decision is
+// written here, and a group of more than one page tells its other members.
+// A node with a pair goes on to the pair graph with its best page (ranked)
+// and its Node.
 type splitNodesFn struct {
 	Method string
 }
 
-func (fn *splitNodesFn) ProcessElement(id string, batches func(*Batch) bool, involved func(*[]string) bool, isolated func(Decided), ranked func(string, Page), nodes func(string, Node), keptFates func(string, Fate)) error {
-	return splitNodes(fn.Method, id, batches, involved, nil, isolated, ranked, nodes, keptFates)
-}
-
-// splitNodesAgainstFn is splitNodesFn of a run against an index: a node
-// of the batch dropped for an index page (PreDrop; its pairs with new
-// nodes were taken out) is dropped for it, and its group's other members
-// with it.
-type splitNodesAgainstFn struct {
-	Method string
-}
-
-func (fn *splitNodesAgainstFn) ProcessElement(id string, batches func(*Batch) bool, involved func(*[]string) bool, drops func(*PreDrop) bool, isolated func(Decided), ranked func(string, Page), nodes func(string, Node), keptFates func(string, Fate)) error {
-	dropped := map[string]PreDrop{}
-	var p PreDrop
-	for drops(&p) {
-		dropped[p.Node] = p
-	}
-	return splitNodes(fn.Method, id, batches, involved, dropped, isolated, ranked, nodes, keptFates)
-}
-
-func splitNodes(method, id string, batches func(*Batch) bool, involved func(*[]string) bool, dropped map[string]PreDrop, isolated func(Decided), ranked func(string, Page), nodes func(string, Node), keptFates func(string, Fate)) error {
+func (fn *splitNodesFn) ProcessElement(id string, batches func(*Batch) bool, involved func(*[]string) bool, drops func(*PreDrop) bool, isolated func(Decided), ranked func(string, Page), nodes func(string, Node), keptFates func(string, Fate)) error {
 	var b Batch
 	if !batches(&b) {
 		return fmt.Errorf("decide: pair of a document of batch %x, which is not a batch of representatives", id)
@@ -366,6 +335,12 @@ func splitNodes(method, id string, batches func(*Batch) bool, involved func(*[]s
 		}
 		ks = nil
 	}
+	dropped := map[string]PreDrop{}
+	var p PreDrop
+	for drops(&p) {
+		dropped[p.Node] = p
+	}
+	method := fn.Method
 	for _, d := range b.Docs {
 		key, best := d.ID(), d.BestPage()
 		if p, ok := dropped[key]; ok {

@@ -128,7 +128,7 @@ func (c decideCase) check(t *testing.T, p config.Params, more ...string) {
 		pl, s := beam.NewPipelineWithRoot()
 		st := &Stats{}
 		groups := CollapseExact(s, st, beam.CreateList(s, c.batches), p)
-		r, err := Decide(s, st, groups, beam.CreateList(s, c.found), beam.CreateList(s, c.unsigned), p)
+		r, err := Decide(s, st, groups, beam.CreateList(s, c.found), beam.CreateList(s, c.unsigned), Against{}, p)
 		if err != nil {
 			t.Fatal(err)
 		}

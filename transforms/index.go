@@ -81,7 +81,7 @@ func WriteIndex(s beam.Scope, seg IndexSegment, c Collapsed, unsigned beam.PColl
 	markers := beam.ParDo(s, shardMarker, beam.CreateList(s, idx))
 	dir := index.Join(seg.Dir, seg.Name)
 	written := beam.ParDo(s, &writeIndexShardFn{Dir: dir, Shards: shards}, beam.CoGroupByKey(s, markers, rows))
-	return beam.ParDo(s, &commitIndexFn{Dir: dir, Name: seg.Name, Created: seg.Created, Shards: shards, Params: seg.Params,
+	return beam.ParDo(s, &commitIndexFn{Dir: dir, Name: seg.Name, Created: seg.Created, Shards: shards, Agreement: index.AgreementOf(seg.Params),
 		Output: seg.Output, RunID: seg.RunID},
 		beam.Impulse(s), beam.SideInput{Input: written}, beam.SideInput{Input: files})
 }
@@ -184,7 +184,7 @@ func (fn *writeIndexShardFn) ProcessElement(ctx context.Context, shard int, _ fu
 type commitIndexFn struct {
 	Dir, Name, Created string
 	Shards             int
-	Params             config.Params
+	Agreement          index.Agreement
 	Output, RunID      string
 }
 
@@ -195,7 +195,7 @@ func (fn *commitIndexFn) ProcessElement(ctx context.Context, _ []byte, written f
 		return err
 	}
 	defer release()
-	m := index.Meta{Segment: fn.Name, Created: fn.Created, Params: index.AgreementOf(fn.Params), Output: storage.Absolute(fn.Output)}
+	m := index.Meta{Segment: fn.Name, Created: fn.Created, Params: fn.Agreement, Output: storage.Absolute(fn.Output)}
 	var f string
 	for files(&f) {
 		m.Inputs = append(m.Inputs, storage.Absolute(f))

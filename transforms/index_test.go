@@ -44,7 +44,7 @@ func TestWriteIndexReadIndex(t *testing.T) {
 		st := &Stats{}
 		groups := CollapseExact(s, st, beam.CreateList(s, c.batches), p)
 		unsigned := beam.CreateList(s, c.unsigned)
-		r, err := Decide(s, st, groups, beam.CreateList(s, c.found), unsigned, p)
+		r, err := Decide(s, st, groups, beam.CreateList(s, c.found), unsigned, Against{}, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,12 +56,11 @@ func TestWriteIndexReadIndex(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		files := IndexFiles(infos)
-		if len(infos) != 1 || len(files) != shards {
-			t.Fatalf("%d shards: index lists %d segments, %d files", shards, len(infos), len(files))
+		if len(infos) != 1 || len(infos[0].Meta.Files) != shards {
+			t.Fatalf("%d shards: index lists %d segments, %v", shards, len(infos), infos)
 		}
 		pl, s = beam.NewPipelineWithRoot()
-		passert.Equals(s, beam.ParDo(s, priorSummary, ReadIndex(s, files)), strs(want)...)
+		passert.Equals(s, beam.ParDo(s, priorSummary, ReadIndex(s, []string{dir})), strs(want)...)
 		ptest.RunAndValidate(t, pl)
 	}
 }

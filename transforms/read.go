@@ -45,9 +45,9 @@ var (
 // Each input is a path, URL or glob on any filesystem of package storage
 // (local, gs://, s3://, http(s):// URLs, which are never globbed), or
 // "@LIST": an input list (storage.ReadList) whose entries, under prefix
-// when relative, are such paths or globs. A local list is read here, when
-// the job is built (an error makes Build fail), so it need not exist on
-// remote workers; a list elsewhere is read by a worker.
+// when relative, are such paths or globs. A local list is read here, with
+// ctx, when the job is built (an error makes Build fail), so it need not
+// exist on remote workers; a list elsewhere is read by a worker.
 //
 // An input (or list entry) that names a local directory reads the WARC
 // files directly in it (storage.WARCFilesIn: *.warc, *.warc.gz, not
@@ -66,7 +66,7 @@ var (
 // "read/skipped-<reason>"), and added to st as output.StatRecords; the bytes
 // read from the files are counted in "read/bytes". Records and bytes also
 // go to this process's Progress.
-func ReadWARC(s beam.Scope, st *Stats, inputs []string, prefix string, p config.Params) (candidates, rejects, files beam.PCollection, err error) {
+func ReadWARC(ctx context.Context, s beam.Scope, st *Stats, inputs []string, prefix string, p config.Params) (candidates, rejects, files beam.PCollection, err error) {
 	s = s.Scope("ReadWARC")
 	var patterns, lists []string
 	for _, in := range inputs {
@@ -75,7 +75,7 @@ func ReadWARC(s beam.Scope, st *Stats, inputs []string, prefix string, p config.
 		case !ok:
 			patterns = append(patterns, in)
 		case storage.IsLocal(list):
-			entries, err := storage.ReadList(context.Background(), list, prefix)
+			entries, err := storage.ReadList(ctx, list, prefix)
 			if err != nil {
 				return candidates, rejects, files, err
 			}
@@ -96,7 +96,7 @@ func ReadWARC(s beam.Scope, st *Stats, inputs []string, prefix string, p config.
 	}
 	located, pathRejects := beam.ParDo2(s, &locateFn{}, beam.Reshuffle(s, beam.Flatten(s, all...)))
 	unique, dupRejects := beam.ParDo2(s, &pickPathFn{}, beam.GroupByKey(s, located))
-	candidates, readRejects, files, quirks := beam.ParDo4(s, &readWARCFn{Params: p}, beam.Reshuffle(s, unique))
+	candidates, readRejects, files, quirks := beam.ParDo4(s, &readWARCFn{Options: p.WARCOptions()}, beam.Reshuffle(s, unique))
 	rejects = beam.Flatten(s, pathRejects, dupRejects, readRejects)
 	st.Count(s, output.StatRecords, candidates)
 	st.Count(s, output.StatRecords, rejects)
@@ -214,14 +214,14 @@ func (fn *pickPathFn) ProcessElement(ctx context.Context, _ string, paths func(*
 	}
 }
 
-// readWARCFn reads one WARC file with warc.ReadFile under the caps in Params
+// readWARCFn reads one WARC file with warc.ReadFile under the caps of Options
 // and emits a Candidate for each record warc.ReadFile did not skip, a
 // Reject for each one it did, and the file's path once it opened it. It never fails the bundle for bad input: a
 // file that cannot be opened or read becomes a Reject with
 // dedup.ReasonUnreadableFile, an empty one a Reject with
 // dedup.ReasonEmptyFile (dedup.ReadWARC).
 type readWARCFn struct {
-	Params config.Params
+	Options warc.Options
 }
 
 // ProcessElement reads the file at path (storage.Open, dedup.ReadWARC).
@@ -237,7 +237,7 @@ func (fn *readWARCFn) ProcessElement(ctx context.Context, path string, emit func
 		opened(path)
 		in = &dedup.CountingReader{R: rc, Add: func(n int64) { countBytes(ctx, n) }}
 	}
-	dedup.ReadWARC(path, in, err, fn.Params.WARCOptions(), func(c Candidate) {
+	dedup.ReadWARC(path, in, err, fn.Options, func(c Candidate) {
 		readRecords.Inc(ctx, 1)
 		progress.records.Add(1)
 		readCandidates.Inc(ctx, 1)

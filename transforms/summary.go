@@ -117,7 +117,8 @@ func (fn *skipStatFn) FinishBundle(emit func(string, int)) { fn.sums.flush(emit)
 // WriteSummary writes <out.Dir>/summary.json (under its temporary name
 // until out.Commit) from stats (KV<string, int>, one element per statistic,
 // see output.Stat* and SkipStats) and files (the paths read, string).
-// base supplies the parameters, input and output.
+// base supplies the parameters, input and output; the language data of
+// its parameters (config.Params.Languages) is added when it is written.
 func WriteSummary(s beam.Scope, out *Outputs, base output.Summary, stats, files beam.PCollection) {
 	s = s.Scope("WriteSummary")
 	out.add(beam.ParDo(s, &writeSummaryFn{Dir: out.Dir, RunID: out.RunID, Base: base}, beam.Impulse(s),
@@ -135,6 +136,7 @@ type writeSummaryFn struct {
 // ProcessElement writes the summary.
 func (fn *writeSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats func(*string, *int) bool, files func(*string) bool, written func(string)) error {
 	sum := fn.Base
+	var err error
 	sum.Skipped = map[string]int{}
 	sum.Capped = map[string]int{}
 	sum.ClusterSizes = map[int]int{}
@@ -145,6 +147,9 @@ func (fn *writeSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats fu
 		if err := output.AddStatistic(&sum, k, v); err != nil {
 			return err
 		}
+	}
+	if sum.LanguageData, err = sum.Parameters.Languages(); err != nil {
+		return err
 	}
 	sum.Files = nil
 	var f string

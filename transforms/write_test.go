@@ -48,7 +48,7 @@ func TestWriteOutputs(t *testing.T) {
 		out := &Outputs{Dir: dir, Shards: 1, RunID: output.NewRunID(), Format: format}
 		st := &Stats{}
 		groups := CollapseExact(s, st, beam.CreateList(s, c.batches), p)
-		r, err := Decide(s, st, groups, beam.CreateList(s, c.found), beam.CreateList(s, c.unsigned), p)
+		r, err := Decide(s, st, groups, beam.CreateList(s, c.found), beam.CreateList(s, c.unsigned), Against{}, p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -145,7 +145,7 @@ func run(args []string) (status int) {
 	}
 
 	p, s := beam.NewPipelineWithRoot()
-	if err := pipeline.Build(s, cfg); err != nil {
+	if err := pipeline.Build(ctx, s, cfg); err != nil {
 		return fail(2, "%v", err)
 	}
 	var held heldErrors
