@@ -19,7 +19,7 @@ import (
 // safe for concurrent use by any number of goroutines (per-call scratch
 // buffers come from a sync.Pool).
 type Extractor struct {
-	cfg     config
+	cfg     settings
 	fixed   *langData  // the forced language, or the LanguageUnknown fallback in auto mode
 	table   *wordTable // every language's words; auto mode: Languages() then the fallback
 	auto    bool       // LanguageAuto: languages identified per page and block
@@ -61,7 +61,7 @@ const (
 // Antecedents always count as stopwords for chaining. The error wraps
 // ErrBadOption or ErrSpotSet, or names an unknown language.
 func NewExtractor(opts ...Option) (*Extractor, error) {
-	cfg, err := newConfig(opts)
+	cfg, err := newSettings(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func NewExtractor(opts ...Option) (*Extractor, error) {
 // newLangData builds the data of language code, tagged tag in the hashes;
 // the options' spot set and stopwords replace code's own for the language
 // they concern (see NewExtractor).
-func newLangData(cfg *config, tag, code string) (*langData, error) {
+func newLangData(cfg *settings, tag, code string) (*langData, error) {
 	custom := code == cfg.lang || cfg.lang == LanguageAuto && code == DefaultLanguage
 	spots := cfg.spotSet
 	if !custom || !cfg.spotSetSet {

@@ -74,7 +74,7 @@ func FuzzHTMLToSignatures(f *testing.F) {
 			if merged := MergeBlocks(Vector{}, blocks, nil); !equalVectors(merged, v) {
 				t.Fatalf("merged blocks (%d signatures) differ from ExtractPayload (%d)", merged.Len(), v.Len())
 			}
-			text, tst, terr := PayloadText(payload, contentType, func(c *config) { c.maxText, c.maxInput = e.cfg.maxText, e.cfg.maxInput })
+			text, tst, terr := PayloadText(payload, contentType, func(c *settings) { c.maxText, c.maxInput = e.cfg.maxText, e.cfg.maxInput })
 			if errKind(err) != errKind(terr) {
 				t.Fatalf("ExtractPayload error %v, PayloadText error %v", err, terr)
 			}

@@ -33,7 +33,7 @@ func TestLexerAgreesWithXNet(t *testing.T) {
 	}
 	fast, std := mustExtractor(t), mustExtractor(t, withStdMarkup())
 	keep := []Option{WithMarkupBoilerplate(false)}
-	cfg, err := newConfig(nil)
+	cfg, err := newSettings(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

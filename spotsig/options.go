@@ -75,12 +75,12 @@ const (
 // (HTMLToText, PayloadText). Options that do not concern a function are
 // ignored by it. Invalid values are reported by NewExtractor, HTMLToText and
 // PayloadText as an error wrapping ErrBadOption.
-type Option func(*config)
+type Option func(*settings)
 
 // ErrBadOption is wrapped by the error returned for an invalid option value.
 var ErrBadOption = errors.New("spotsig: bad option")
 
-type config struct {
+type settings struct {
 	lang       string
 	spotSet    []Antecedent
 	spotSetSet bool
@@ -99,8 +99,8 @@ type config struct {
 	err        error
 }
 
-func defaultConfig() config {
-	return config{
+func defaultSettings() settings {
+	return settings{
 		lang:       DefaultLanguageMode,
 		minBlock:   DefaultMinBlockTokens,
 		maxTokens:  DefaultMaxTokens,
@@ -111,8 +111,8 @@ func defaultConfig() config {
 	}
 }
 
-func newConfig(opts []Option) (config, error) {
-	c := defaultConfig()
+func newSettings(opts []Option) (settings, error) {
+	c := defaultSettings()
 	for _, o := range opts {
 		if o != nil {
 			o(&c)
@@ -121,7 +121,7 @@ func newConfig(opts []Option) (config, error) {
 	return c, c.err
 }
 
-func (c *config) fail(format string, args ...any) {
+func (c *settings) fail(format string, args ...any) {
 	if c.err == nil {
 		c.err = fmt.Errorf("%w: "+format, append([]any{ErrBadOption}, args...)...)
 	}
@@ -134,14 +134,14 @@ func (c *config) fail(format string, args ...any) {
 // Languages() lists the available codes; another code is an error of
 // NewExtractor.
 func WithLanguage(code string) Option {
-	return func(c *config) { c.lang = code }
+	return func(c *settings) { c.lang = code }
 }
 
 // WithSpotSet replaces the language's default spot set A = {a_j(d_j, c_j)}
 // (§3.1). The antecedents are lower-cased; each must have Distance >= 1 and
 // Chain >= 1.
 func WithSpotSet(set []Antecedent) Option {
-	return func(c *config) {
+	return func(c *settings) {
 		c.spotSet = append([]Antecedent(nil), set...)
 		c.spotSetSet = true
 	}
@@ -150,7 +150,7 @@ func WithSpotSet(set []Antecedent) Option {
 // WithSpotSpec is WithSpotSet(ParseSpotSet(spec)), e.g.
 // "the(2,3),a(2,3),is(3,1)" or "@path/to/file".
 func WithSpotSpec(spec string) Option {
-	return func(c *config) {
+	return func(c *settings) {
 		set, err := ParseSpotSet(spec)
 		if err != nil {
 			c.fail("spot set %q: %v", spec, err)
@@ -164,7 +164,7 @@ func WithSpotSpec(spec string) Option {
 // WithStopwords replaces the language's stopword list (the words a chain
 // skips, §3.1). Antecedents are always treated as stopwords as well.
 func WithStopwords(words []string) Option {
-	return func(c *config) {
+	return func(c *settings) {
 		c.stopwords = append([]string(nil), words...)
 		c.stopSet = true
 	}
@@ -172,13 +172,13 @@ func WithStopwords(words []string) Option {
 
 // WithExtraStopwords adds words to the stopword list in effect.
 func WithExtraStopwords(words ...string) Option {
-	return func(c *config) { c.extraStop = append(c.extraStop, words...) }
+	return func(c *settings) { c.extraStop = append(c.extraStop, words...) }
 }
 
 // WithDistanceMode sets how spot distances are counted (default
 // DistanceTokens, slide 12).
 func WithDistanceMode(m DistanceMode) Option {
-	return func(c *config) {
+	return func(c *settings) {
 		if m != DistanceTokens && m != DistanceContentWords {
 			c.fail("distance mode %d", m)
 			return
@@ -205,7 +205,7 @@ func WithDistanceMode(m DistanceMode) Option {
 // (>= 0.945 for every τ in 0.15–0.35). A page whose blocks are all
 // shorter than n has no signatures. n must be >= 0.
 func WithMinBlockTokens(n int) Option {
-	return func(c *config) {
+	return func(c *settings) {
 		if n < 0 {
 			c.fail("min block tokens %d < 0", n)
 			return
@@ -217,7 +217,7 @@ func WithMinBlockTokens(n int) Option {
 // WithMaxTokens caps the tokens examined per document (default
 // DefaultMaxTokens); n must be >= 1.
 func WithMaxTokens(n int) Option {
-	return func(c *config) {
+	return func(c *settings) {
 		if n < 1 {
 			c.fail("max tokens %d < 1", n)
 			return
@@ -229,7 +229,7 @@ func WithMaxTokens(n int) Option {
 // WithMaxSignatures caps the signatures (with repeats) kept per document
 // (default DefaultMaxSignatures); n must be >= 1.
 func WithMaxSignatures(n int) Option {
-	return func(c *config) {
+	return func(c *settings) {
 		if n < 1 {
 			c.fail("max signatures %d < 1", n)
 			return
@@ -241,7 +241,7 @@ func WithMaxSignatures(n int) Option {
 // WithMaxInputBytes caps the payload bytes parsed per document (default
 // DefaultMaxInputBytes); n must be >= 1.
 func WithMaxInputBytes(n int) Option {
-	return func(c *config) {
+	return func(c *settings) {
 		if n < 1 {
 			c.fail("max input bytes %d < 1", n)
 			return
@@ -253,7 +253,7 @@ func WithMaxInputBytes(n int) Option {
 // WithMaxTextBytes caps the text bytes produced per document (default
 // DefaultMaxTextBytes); n must be >= 1.
 func WithMaxTextBytes(n int) Option {
-	return func(c *config) {
+	return func(c *settings) {
 		if n < 1 {
 			c.fail("max text bytes %d < 1", n)
 			return
@@ -265,7 +265,7 @@ func WithMaxTextBytes(n int) Option {
 // WithBinarySniffBytes sets how many leading bytes the binary check reads
 // (default DefaultBinarySniffBytes); 0 disables the check.
 func WithBinarySniffBytes(n int) Option {
-	return func(c *config) {
+	return func(c *settings) {
 		if n < 0 {
 			c.fail("binary sniff bytes %d < 0", n)
 			return
@@ -286,11 +286,11 @@ func WithBinarySniffBytes(n int) Option {
 // (docs/quality.md, "Shared boilerplate"). false keeps every
 // visible text node, as before.
 func WithMarkupBoilerplate(on bool) Option {
-	return func(c *config) { c.keepBoiler = !on }
+	return func(c *settings) { c.keepBoiler = !on }
 }
 
 // withStdMarkup reads all markup with x/net's tokenizer (htmlStd), the
 // reference the lexer pass is held equal to (htmllex.go).
 func withStdMarkup() Option {
-	return func(c *config) { c.stdMarkup = true }
+	return func(c *settings) { c.stdMarkup = true }
 }
