@@ -1,0 +1,232 @@
+package transforms
+
+import (
+	"context"
+	"reflect"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/spotsig"
+)
+
+// New exact-copy representatives matched with the index pages only,
+// through the partitions of §4.2 and the task grid (MatchAgainst,
+// dedup.AgainstPairs): a new node with such a pair is dropped for its
+// best-ranked index neighbour before the decision rounds, and its pairs
+// with new nodes are taken out.
+
+func init() {
+	beam.RegisterType(reflect.TypeOf(PreDrop{}))
+	register.Function2x0[Batch, func(Doc)](unbatch)
+	registerDoFn(&keyAgainstFn{})
+	registerDoFn(&matchAgainstFn{})
+	register.Function2x2[uint64, Doc, uint64, gridSize](priorSize)
+	register.Function2x2[uint64, Doc, uint64, gridSize](newSize)
+	registerDoFn(&againstTaskFn{})
+	register.Emitter2[string, Doc]()
+	register.Function2x1[PreDrop, PreDrop, PreDrop](betterPreDrop)
+	register.Function2x0[Found, func(string, Found)](foundByA)
+	registerDoFn(&keepUndroppedFn{})
+	register.Function3x0[string, PreDrop, func(string, PreDrop)](preDropByBatch)
+	register.Function1x2[PreDrop, string, PreDrop](preDropBatch)
+	register.Emitter2[uint64, Doc]()
+	register.Emitter2[string, PreDrop]()
+	register.Emitter2[string, Found]()
+	register.Emitter1[Doc]()
+	register.Iter1[Doc]()
+	register.Iter1[PreDrop]()
+	register.Iter1[Found]()
+}
+
+// MatchAgainst matches the new representatives (CollapseExact's Reps) with
+// the index documents of a, never index with index, and returns a with
+// each new node with a pair as a PreDrop for its best-ranked index
+// neighbour, and found, the pairs among new representatives, without the
+// pairs of such nodes (they drop nothing: two joins). The zero Against
+// returns itself and found.
+func MatchAgainst(s beam.Scope, a Against, c Collapsed, found beam.PCollection, p config.Params) (Against, beam.PCollection) {
+	if !a.priors.IsValid() {
+		return a, found
+	}
+	s = s.Scope("MatchAgainst")
+	key := &keyAgainstFn{Tau: p.Tau, Rho: p.Rho}
+	priors, news := beam.ParDo(s, key, a.priors), beam.ParDo(s, key, beam.ParDo(s, unbatch, c.Reps))
+	sizes := beam.ParDo(s, withGridKey, beam.CombinePerKey(s, addGridSizes,
+		beam.Flatten(s, beam.ParDo(s, priorSize, priors), beam.ParDo(s, newSize, news))))
+	tasks := beam.CoGroupByKey(s,
+		beam.ParDo(s, &againstTaskFn{MaxSigs: p.MaxGroupSignatures, Prior: true}, priors, beam.SideInput{Input: sizes}),
+		beam.ParDo(s, &againstTaskFn{MaxSigs: p.MaxGroupSignatures}, news, beam.SideInput{Input: sizes}))
+	drops := beam.CombinePerKey(s, betterPreDrop, beam.ParDo(s, &matchAgainstFn{Tau: p.Tau, SameSiteTau: p.SameSiteTau, Share: p.VerifyShare}, tasks))
+	byB := beam.ParDo(s, &keepUndroppedFn{Second: true}, beam.CoGroupByKey(s, drops, beam.ParDo(s, foundByA, found)))
+	rest := beam.DropKey(s, beam.ParDo(s, &keepUndroppedFn{}, beam.CoGroupByKey(s, drops, byB)))
+	a.preDrops = beam.ParDo(s, preDropByBatch, drops)
+	return a, rest
+}
+
+func unbatch(b Batch, emit func(Doc)) {
+	for _, d := range b.Docs {
+		emit(d)
+	}
+}
+
+// keyAgainstFn sends a document to its home partition and, when it can
+// match there, as a guest to the left neighbour (match.Partitioning, as
+// dedup.AgainstPairs does).
+type keyAgainstFn struct {
+	Tau float64
+	Rho int
+
+	part match.Partitioning
+}
+
+func (fn *keyAgainstFn) Setup() { fn.part = match.NewPartitioning(fn.Tau, fn.Rho) }
+
+func (fn *keyAgainstFn) ProcessElement(d Doc, emit func(uint64, Doc)) {
+	l := d.Vec.Len()
+	if l == 0 {
+		return
+	}
+	d.Guest = false
+	emit(uint64(fn.part.Home(l)), d)
+	if k, ok := fn.part.Guest(l); ok {
+		d.Guest = true
+		emit(uint64(k), d)
+	}
+}
+
+// PreDrop is a new node dropped for an index page before the decision
+// rounds: the node's batch, the index page and the pair's Jaccard.
+type PreDrop struct {
+	Node    string
+	Batch   string
+	Keeper  PriorRef
+	Jaccard float64
+}
+
+// matchAgainstFn matches one partition's index pages with its new
+// representatives only (dedup.AgainstPairs): index pages at home with new
+// documents at home or guests, new documents at home with index guests;
+// pairs the same-site rule keeps drop the new node, for its best-ranked
+// index neighbour (betterPreDrop). One task: a partition, or one block of
+// its index pages with one block of its new documents (againstTaskFn).
+type matchAgainstFn struct {
+	Tau         float64
+	SameSiteTau float64
+	Share       float64 // config.Params.VerifyShare
+}
+
+func (fn *matchAgainstFn) ProcessElement(ctx context.Context, _ string, priors func(*Doc) bool, news func(*Doc) bool, emit func(string, PreDrop)) {
+	var priorHome, priorGuest, newHome, newAll []Doc
+	var d Doc
+	for news(&d) {
+		if !d.Guest {
+			newHome = append(newHome, d)
+		}
+		newAll = append(newAll, d)
+		d = Doc{}
+	}
+	if len(newAll) == 0 {
+		for priors(&d) {
+		}
+		return
+	}
+	for priors(&d) {
+		if d.Guest {
+			priorGuest = append(priorGuest, d)
+		} else {
+			priorHome = append(priorHome, d)
+		}
+		d = Doc{}
+	}
+	againstCompared.Inc(ctx, 1)
+	rule := match.SiteRule{SameSiteTau: fn.SameSiteTau}
+	cross := func(ps, ns []Doc) {
+		if len(ps) == 0 || len(ns) == 0 {
+			return
+		}
+		a := make([]spotsig.Vector, len(ps))
+		for i, p := range ps {
+			a[i] = p.Vec
+		}
+		b := make([]spotsig.Vector, len(ns))
+		for i, n := range ns {
+			b[i] = n.Vec
+		}
+		for _, pr := range match.MatchCross(a, b, fn.Tau) {
+			p, n := ps[pr.A], ns[pr.B-len(a)]
+			if !rule.Keep(pr.Jaccard, p.Site, n.Site) || !dedup.Verify(n.Sketch, p.Sketch, n.Site, p.Site, fn.Share).OK {
+				continue
+			}
+			againstPairs.Inc(ctx, 1)
+			emit(n.ID(), PreDrop{Node: n.ID(), Batch: n.Batch, Keeper: PriorRef{Ref: p.Ref, Rank: p.Rank, Segment: p.Batch}, Jaccard: pr.Jaccard})
+		}
+	}
+	cross(priorHome, newAll)
+	cross(priorGuest, newHome)
+}
+
+// betterPreDrop is the drop for the index page of smaller rank.
+func betterPreDrop(a, b PreDrop) PreDrop {
+	if b.Keeper.Rank < a.Keeper.Rank {
+		return b
+	}
+	return a
+}
+
+func preDropByBatch(_ string, p PreDrop, emit func(string, PreDrop)) { emit(p.Batch, p) }
+
+func preDropBatch(p PreDrop) (string, PreDrop) { return p.Batch, p }
+
+func foundByA(f Found, emit func(string, Found)) { emit(f.Pair.A().ID(), f) }
+
+// keepUndroppedFn passes on the pairs of the key's node unless the node
+// was dropped for an index page; with Second it re-keys them by their
+// second node for the next pass.
+type keepUndroppedFn struct {
+	Second bool
+}
+
+func (fn *keepUndroppedFn) ProcessElement(_ string, drops func(*PreDrop) bool, found func(*Found) bool, emit func(string, Found)) {
+	var p PreDrop
+	if drops(&p) {
+		return
+	}
+	var f Found
+	for found(&f) {
+		if fn.Second {
+			emit(f.Pair.B().ID(), f)
+		} else {
+			emit("", f)
+		}
+		f = Found{}
+	}
+}
+
+// priorSize and newSize are the signatures of an index document (side A
+// of match.Grid) and of a new one (side B).
+func priorSize(k uint64, d Doc) (uint64, gridSize) { return k, gridSize{A: d.Vec.Len()} }
+
+func newSize(k uint64, d Doc) (uint64, gridSize) { return k, gridSize{B: d.Vec.Len()} }
+
+// againstTaskFn sends a document of a partition to the tasks match.Grid
+// gives it, index documents side A and new ones side B, without self
+// pairs: the whole partition when it holds at most MaxSigs signatures (0:
+// no bound), else one task per index block and new block, so each
+// index–new pair meets in exactly one task.
+type againstTaskFn struct {
+	MaxSigs int
+	Prior   bool
+
+	sizes map[uint64]gridSize
+}
+
+func (fn *againstTaskFn) ProcessElement(part uint64, d Doc, sizes func(*gridSize) bool, emit func(string, Doc)) {
+	g := gridSizes(&fn.sizes, sizes)[part]
+	match.NewGrid(g.A, g.B, fn.MaxSigs, false).Tasks(!fn.Prior, blockHash(d.ID()), func(t match.Task, _ bool) {
+		emit(taskKey(part, t), d)
+	})
+}
