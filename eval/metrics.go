@@ -1,9 +1,10 @@
 package eval
 
 import (
-	"github.com/ndd-beam/ndd-beam/dedup"
 	"slices"
 	"sort"
+
+	"github.com/ndd-beam/ndd-beam/dedup"
 )
 
 // IndexPair is a predicted near-duplicate pair given as indices into

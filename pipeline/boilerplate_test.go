@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
-	"github.com/ndd-beam/ndd-beam/transforms"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
@@ -133,7 +133,7 @@ func TestWaybackSharedText(t *testing.T) {
 	lines := readLines(t, dir, "pairs", cfg.Shards)
 	crossSite, bad := 0, 0
 	for _, l := range lines {
-		var pr transforms.PairRecord
+		var pr output.PairRecord
 		if err := json.Unmarshal([]byte(l), &pr); err != nil {
 			t.Fatal(err)
 		}

@@ -22,7 +22,6 @@ import (
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
-	"github.com/ndd-beam/ndd-beam/transforms"
 )
 
 // TestMain initializes Beam so that prism's in-process loopback worker can
@@ -118,7 +117,7 @@ func readPairs(t *testing.T, dir string, shards int) map[pairKey]bool {
 	t.Helper()
 	out := map[pairKey]bool{}
 	for _, l := range readLines(t, dir, "pairs", shards) {
-		var p transforms.PairRecord
+		var p output.PairRecord
 		if err := json.Unmarshal([]byte(l), &p); err != nil {
 			t.Fatalf("pairs line %q: %v", l, err)
 		}
@@ -147,7 +146,7 @@ func checkAccounting(t *testing.T, dir string, shards int) output.Summary {
 	}
 	byReason := map[string]int{}
 	for _, l := range readLines(t, dir, "rejects", shards) {
-		var r transforms.Reject
+		var r output.Reject
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
 			t.Fatalf("rejects line %q: %v", l, err)
 		}
@@ -475,7 +474,7 @@ func TestJobOnSharedWARCs(t *testing.T) {
 	// warcinfo, request or non-HTML record), the truncated one included.
 	seen := map[string]bool{}
 	for _, l := range readLines(t, dir, "rejects", 1) {
-		var r transforms.Reject
+		var r output.Reject
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
 			t.Fatal(err)
 		}

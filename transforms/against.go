@@ -27,7 +27,7 @@ var (
 // Decide. The zero Against is a run without an index: MatchAgainst passes
 // its pairs through and Decide decides as without one.
 type Against struct {
-	dropped  beam.PCollection // Decided: the pages that copy an index page
-	priors   beam.PCollection // Doc: index pages with a vector (Batch: their segment), with their exact-copy groups' sites
-	preDrops beam.PCollection // PreDrop keyed by batch: new nodes dropped for an index page (MatchAgainst)
+	dropped  beam.PCollection // decidedPage: the pages that copy an index page
+	priors   beam.PCollection // doc: index pages with a vector (Batch: their segment), with their exact-copy groups' sites
+	preDrops beam.PCollection // preDrop keyed by batch: new nodes dropped for an index page (MatchAgainst)
 }

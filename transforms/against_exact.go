@@ -20,27 +20,27 @@ import (
 // MatchAgainst.
 
 func init() {
-	for _, t := range []any{PriorRef{}, exactItem{}, exactHit{}} {
+	for _, t := range []any{priorRef{}, exactItem{}, exactHit{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
-	register.Function2x0[dedup.Prior, func(string, PriorRef)](priorKeys)
-	register.Function2x1[PriorRef, PriorRef, PriorRef](betterPrior)
-	register.Function2x0[Batch, func(string, exactItem)](docExactKeys)
-	register.Function2x0[Page, func(string, exactItem)](pageExactKeys)
+	register.Function2x0[dedup.Prior, func(string, priorRef)](priorKeys)
+	register.Function2x1[priorRef, priorRef, priorRef](betterPrior)
+	register.Function2x0[docBatch, func(string, exactItem)](docExactKeys)
+	register.Function2x0[dedup.Page, func(string, exactItem)](pageExactKeys)
 	registerDoFn(&exactHitsFn{})
 	register.Function2x1[exactHit, exactHit, exactHit](betterHit)
-	register.Function1x2[Page, string, Page](keyPage)
+	register.Function1x2[dedup.Page, string, dedup.Page](keyPage)
 	register.Function3x0[string, exactHit, func(string, exactHit)](hitByBatch)
 	registerDoFn(&dropExactDocsFn{})
 	registerDoFn(&dropExactPagesFn{})
 	register.Function2x0[dedup.Prior, func(string, dedup.Prior)](keyPrior)
 	registerDoFn(&priorDocFn{})
-	register.Emitter2[string, PriorRef]()
+	register.Emitter2[string, priorRef]()
 	register.Emitter2[string, exactItem]()
 	register.Emitter2[string, exactHit]()
 	register.Emitter2[string, match.Site]()
-	register.Emitter1[Doc]()
-	register.Iter1[PriorRef]()
+	register.Emitter1[doc]()
+	register.Iter1[priorRef]()
 	register.Iter1[exactItem]()
 	register.Iter1[exactHit]()
 	register.Iter1[match.Site]()
@@ -70,9 +70,9 @@ func ExactAgainst(s beam.Scope, priors, kept, unsigned beam.PCollection, p confi
 	return a, keptOut, unsignedOut
 }
 
-// PriorRef is an index page as a new page learns of it: its identity,
+// priorRef is an index page as a new page learns of it: its identity,
 // rank and segment.
-type PriorRef struct {
+type priorRef struct {
 	Ref     warc.Ref
 	Rank    string
 	Segment string
@@ -93,7 +93,7 @@ type exactItem struct {
 // exactHit is the index page a new page copies, and the page's batch.
 type exactHit struct {
 	ID    string
-	Prior PriorRef
+	Prior priorRef
 	Batch string
 }
 
@@ -104,8 +104,8 @@ const (
 
 // priorKeys emits an index page under its text digest and its vector's
 // ExactKey.
-func priorKeys(p dedup.Prior, emit func(string, PriorRef)) {
-	r := PriorRef{Ref: p.Ref, Rank: p.Rank, Segment: p.Segment}
+func priorKeys(p dedup.Prior, emit func(string, priorRef)) {
+	r := priorRef{Ref: p.Ref, Rank: p.Rank, Segment: p.Segment}
 	if p.Digest != "" {
 		emit(digestKeyPrefix+p.Digest, r)
 	}
@@ -116,14 +116,14 @@ func priorKeys(p dedup.Prior, emit func(string, PriorRef)) {
 }
 
 // betterPrior is the index page of smaller rank.
-func betterPrior(a, b PriorRef) PriorRef {
+func betterPrior(a, b priorRef) priorRef {
 	if b.Rank < a.Rank {
 		return b
 	}
 	return a
 }
 
-func docExactKeys(b Batch, emit func(string, exactItem)) {
+func docExactKeys(b docBatch, emit func(string, exactItem)) {
 	for _, d := range b.Docs {
 		it := exactItem{ID: d.ID(), Batch: b.ID, Site: d.Site}
 		if d.Digest != "" {
@@ -134,7 +134,7 @@ func docExactKeys(b Batch, emit func(string, exactItem)) {
 	}
 }
 
-func pageExactKeys(p Page, emit func(string, exactItem)) {
+func pageExactKeys(p dedup.Page, emit func(string, exactItem)) {
 	if p.Digest != "" {
 		emit(digestKeyPrefix+p.Digest, exactItem{ID: p.ID()})
 	}
@@ -149,8 +149,8 @@ type exactHitsFn struct {
 	Share float64
 }
 
-func (fn *exactHitsFn) ProcessElement(_ string, priors func(*PriorRef) bool, items func(*exactItem) bool, hits func(string, exactHit), sites func(string, match.Site)) {
-	var p PriorRef
+func (fn *exactHitsFn) ProcessElement(_ string, priors func(*priorRef) bool, items func(*exactItem) bool, hits func(string, exactHit), sites func(string, match.Site)) {
+	var p priorRef
 	if !priors(&p) {
 		return
 	}
@@ -178,7 +178,7 @@ func betterHit(a, b exactHit) exactHit {
 	return a
 }
 
-func keyPage(p Page) (string, Page) { return p.ID(), p }
+func keyPage(p dedup.Page) (string, dedup.Page) { return p.ID(), p }
 
 func hitByBatch(id string, h exactHit, emit func(string, exactHit)) {
 	if h.Batch != "" {
@@ -194,12 +194,12 @@ type dropExactDocsFn struct {
 	Method string
 }
 
-func (fn *dropExactDocsFn) ProcessElement(ctx context.Context, _ string, batches func(*Batch) bool, hits func(*exactHit) bool, emit func(Batch), dropped func(Decided)) {
-	var b Batch
+func (fn *dropExactDocsFn) ProcessElement(ctx context.Context, _ string, batches func(*docBatch) bool, hits func(*exactHit) bool, emit func(docBatch), dropped func(decidedPage)) {
+	var b docBatch
 	if !batches(&b) {
 		return
 	}
-	copyOf := map[string]PriorRef{}
+	copyOf := map[string]priorRef{}
 	var h exactHit
 	for hits(&h) {
 		copyOf[h.ID] = h.Prior
@@ -227,26 +227,26 @@ func (fn *dropExactDocsFn) ProcessElement(ctx context.Context, _ string, batches
 // page; the others go on to Decide.
 type dropExactPagesFn struct{}
 
-func (*dropExactPagesFn) ProcessElement(ctx context.Context, id string, pages func(*Page) bool, hits func(*exactHit) bool, emit func(Page), dropped func(Decided)) {
+func (*dropExactPagesFn) ProcessElement(ctx context.Context, id string, pages func(*dedup.Page) bool, hits func(*exactHit) bool, emit func(dedup.Page), dropped func(decidedPage)) {
 	var h exactHit
 	hit := hits(&h)
-	var p Page
+	var p dedup.Page
 	for pages(&p) {
 		if !hit {
 			emit(p)
-			p = Page{}
+			p = dedup.Page{}
 			continue
 		}
 		againstExact.Inc(ctx, 1)
-		dropped(dropForPrior(p, DecideExactText, h.Prior, 1))
-		p = Page{}
+		dropped(dropForPrior(p, dedup.DecideExactText, h.Prior, 1))
+		p = dedup.Page{}
 	}
 }
 
 // dropForPrior is page p's decision, method method, dropped for the index
 // page k at Jaccard j.
-func dropForPrior(p Page, method string, k PriorRef, j float64) Decided {
-	d := Decided{Line: decisionLineFor(p, method), Keeper: k.Ref}
+func dropForPrior(p dedup.Page, method string, k priorRef, j float64) decidedPage {
+	d := decidedPage{Line: decisionLineFor(p, method), Keeper: k.Ref}
 	d.Line.DropFor(k.Ref, j)
 	d.Line.KeptBySegment = k.Segment
 	return d
@@ -259,7 +259,7 @@ func keyPrior(p dedup.Prior, emit func(string, dedup.Prior)) { emit(p.ID(), p) }
 // segment (index pages travel in no batch).
 type priorDocFn struct{}
 
-func (*priorDocFn) ProcessElement(_ string, priors func(*dedup.Prior) bool, sites func(*match.Site) bool, emit func(Doc)) {
+func (*priorDocFn) ProcessElement(_ string, priors func(*dedup.Prior) bool, sites func(*match.Site) bool, emit func(doc)) {
 	var p dedup.Prior
 	if !priors(&p) || p.Vec.Len() == 0 {
 		return
@@ -269,5 +269,5 @@ func (*priorDocFn) ProcessElement(_ string, priors func(*dedup.Prior) bool, site
 	for sites(&s) {
 		site = match.MergeSites(site, s)
 	}
-	emit(Doc{Doc: dedup.Doc{Page: p.Page, Site: site, Vec: p.Vec, Sketch: p.Sketch, Lang: p.Lang}, Batch: p.Segment})
+	emit(doc{Doc: dedup.Doc{Page: p.Page, Site: site, Vec: p.Vec, Sketch: p.Sketch, Lang: p.Lang}, Batch: p.Segment})
 }

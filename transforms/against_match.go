@@ -20,31 +20,31 @@ import (
 // with new nodes are taken out.
 
 func init() {
-	beam.RegisterType(reflect.TypeOf(PreDrop{}))
-	register.Function2x0[Batch, func(Doc)](unbatch)
+	beam.RegisterType(reflect.TypeOf(preDrop{}))
+	register.Function2x0[docBatch, func(doc)](unbatch)
 	registerDoFn(&keyAgainstFn{})
 	registerDoFn(&matchAgainstFn{})
-	register.Function2x2[uint64, Doc, uint64, gridSize](priorSize)
-	register.Function2x2[uint64, Doc, uint64, gridSize](newSize)
+	register.Function2x2[uint64, doc, uint64, gridSize](priorSize)
+	register.Function2x2[uint64, doc, uint64, gridSize](newSize)
 	registerDoFn(&againstTaskFn{})
-	register.Emitter2[string, Doc]()
-	register.Function2x1[PreDrop, PreDrop, PreDrop](betterPreDrop)
-	register.Function2x0[Found, func(string, Found)](foundByA)
+	register.Emitter2[string, doc]()
+	register.Function2x1[preDrop, preDrop, preDrop](betterPreDrop)
+	register.Function2x0[foundPair, func(string, foundPair)](foundByA)
 	registerDoFn(&keepUndroppedFn{})
-	register.Function3x0[string, PreDrop, func(string, PreDrop)](preDropByBatch)
-	register.Function1x2[PreDrop, string, PreDrop](preDropBatch)
-	register.Emitter2[uint64, Doc]()
-	register.Emitter2[string, PreDrop]()
-	register.Emitter2[string, Found]()
-	register.Emitter1[Doc]()
-	register.Iter1[Doc]()
-	register.Iter1[PreDrop]()
-	register.Iter1[Found]()
+	register.Function3x0[string, preDrop, func(string, preDrop)](preDropByBatch)
+	register.Function1x2[preDrop, string, preDrop](preDropBatch)
+	register.Emitter2[uint64, doc]()
+	register.Emitter2[string, preDrop]()
+	register.Emitter2[string, foundPair]()
+	register.Emitter1[doc]()
+	register.Iter1[doc]()
+	register.Iter1[preDrop]()
+	register.Iter1[foundPair]()
 }
 
 // MatchAgainst matches the new representatives (CollapseExact's Reps) with
 // the index documents of a, never index with index, and returns a with
-// each new node with a pair as a PreDrop for its best-ranked index
+// each new node with a pair as a preDrop for its best-ranked index
 // neighbour, and found, the pairs among new representatives, without the
 // pairs of such nodes (they drop nothing: two joins). The zero Against
 // returns itself and found.
@@ -67,7 +67,7 @@ func MatchAgainst(s beam.Scope, a Against, c Collapsed, found beam.PCollection, 
 	return a, rest
 }
 
-func unbatch(b Batch, emit func(Doc)) {
+func unbatch(b docBatch, emit func(doc)) {
 	for _, d := range b.Docs {
 		emit(d)
 	}
@@ -85,7 +85,7 @@ type keyAgainstFn struct {
 
 func (fn *keyAgainstFn) Setup() { fn.part = match.NewPartitioning(fn.Tau, fn.Rho) }
 
-func (fn *keyAgainstFn) ProcessElement(d Doc, emit func(uint64, Doc)) {
+func (fn *keyAgainstFn) ProcessElement(d doc, emit func(uint64, doc)) {
 	l := d.Vec.Len()
 	if l == 0 {
 		return
@@ -98,12 +98,12 @@ func (fn *keyAgainstFn) ProcessElement(d Doc, emit func(uint64, Doc)) {
 	}
 }
 
-// PreDrop is a new node dropped for an index page before the decision
+// preDrop is a new node dropped for an index page before the decision
 // rounds: the node's batch, the index page and the pair's Jaccard.
-type PreDrop struct {
+type preDrop struct {
 	Node    string
 	Batch   string
-	Keeper  PriorRef
+	Keeper  priorRef
 	Jaccard float64
 }
 
@@ -119,15 +119,15 @@ type matchAgainstFn struct {
 	Share       float64 // config.Params.VerifyShare
 }
 
-func (fn *matchAgainstFn) ProcessElement(ctx context.Context, _ string, priors func(*Doc) bool, news func(*Doc) bool, emit func(string, PreDrop)) {
-	var priorHome, priorGuest, newHome, newAll []Doc
-	var d Doc
+func (fn *matchAgainstFn) ProcessElement(ctx context.Context, _ string, priors func(*doc) bool, news func(*doc) bool, emit func(string, preDrop)) {
+	var priorHome, priorGuest, newHome, newAll []doc
+	var d doc
 	for news(&d) {
 		if !d.Guest {
 			newHome = append(newHome, d)
 		}
 		newAll = append(newAll, d)
-		d = Doc{}
+		d = doc{}
 	}
 	if len(newAll) == 0 {
 		for priors(&d) {
@@ -140,11 +140,11 @@ func (fn *matchAgainstFn) ProcessElement(ctx context.Context, _ string, priors f
 		} else {
 			priorHome = append(priorHome, d)
 		}
-		d = Doc{}
+		d = doc{}
 	}
 	againstCompared.Inc(ctx, 1)
 	rule := match.SiteRule{SameSiteTau: fn.SameSiteTau}
-	cross := func(ps, ns []Doc) {
+	cross := func(ps, ns []doc) {
 		if len(ps) == 0 || len(ns) == 0 {
 			return
 		}
@@ -162,7 +162,7 @@ func (fn *matchAgainstFn) ProcessElement(ctx context.Context, _ string, priors f
 				continue
 			}
 			againstPairs.Inc(ctx, 1)
-			emit(n.ID(), PreDrop{Node: n.ID(), Batch: n.Batch, Keeper: PriorRef{Ref: p.Ref, Rank: p.Rank, Segment: p.Batch}, Jaccard: pr.Jaccard})
+			emit(n.ID(), preDrop{Node: n.ID(), Batch: n.Batch, Keeper: priorRef{Ref: p.Ref, Rank: p.Rank, Segment: p.Batch}, Jaccard: pr.Jaccard})
 		}
 	}
 	cross(priorHome, newAll)
@@ -170,18 +170,18 @@ func (fn *matchAgainstFn) ProcessElement(ctx context.Context, _ string, priors f
 }
 
 // betterPreDrop is the drop for the index page of smaller rank.
-func betterPreDrop(a, b PreDrop) PreDrop {
+func betterPreDrop(a, b preDrop) preDrop {
 	if b.Keeper.Rank < a.Keeper.Rank {
 		return b
 	}
 	return a
 }
 
-func preDropByBatch(_ string, p PreDrop, emit func(string, PreDrop)) { emit(p.Batch, p) }
+func preDropByBatch(_ string, p preDrop, emit func(string, preDrop)) { emit(p.Batch, p) }
 
-func preDropBatch(p PreDrop) (string, PreDrop) { return p.Batch, p }
+func preDropBatch(p preDrop) (string, preDrop) { return p.Batch, p }
 
-func foundByA(f Found, emit func(string, Found)) { emit(f.Pair.A().ID(), f) }
+func foundByA(f foundPair, emit func(string, foundPair)) { emit(f.Pair.A().ID(), f) }
 
 // keepUndroppedFn passes on the pairs of the key's node unless the node
 // was dropped for an index page; with Second it re-keys them by their
@@ -190,27 +190,27 @@ type keepUndroppedFn struct {
 	Second bool
 }
 
-func (fn *keepUndroppedFn) ProcessElement(_ string, drops func(*PreDrop) bool, found func(*Found) bool, emit func(string, Found)) {
-	var p PreDrop
+func (fn *keepUndroppedFn) ProcessElement(_ string, drops func(*preDrop) bool, found func(*foundPair) bool, emit func(string, foundPair)) {
+	var p preDrop
 	if drops(&p) {
 		return
 	}
-	var f Found
+	var f foundPair
 	for found(&f) {
 		if fn.Second {
 			emit(f.Pair.B().ID(), f)
 		} else {
 			emit("", f)
 		}
-		f = Found{}
+		f = foundPair{}
 	}
 }
 
 // priorSize and newSize are the signatures of an index document (side A
 // of match.Grid) and of a new one (side B).
-func priorSize(k uint64, d Doc) (uint64, gridSize) { return k, gridSize{A: d.Vec.Len()} }
+func priorSize(k uint64, d doc) (uint64, gridSize) { return k, gridSize{A: d.Vec.Len()} }
 
-func newSize(k uint64, d Doc) (uint64, gridSize) { return k, gridSize{B: d.Vec.Len()} }
+func newSize(k uint64, d doc) (uint64, gridSize) { return k, gridSize{B: d.Vec.Len()} }
 
 // againstTaskFn sends a document of a partition to the tasks match.Grid
 // gives it, index documents side A and new ones side B, without self
@@ -224,7 +224,7 @@ type againstTaskFn struct {
 	sizes map[uint64]gridSize
 }
 
-func (fn *againstTaskFn) ProcessElement(part uint64, d Doc, sizes func(*gridSize) bool, emit func(string, Doc)) {
+func (fn *againstTaskFn) ProcessElement(part uint64, d doc, sizes func(*gridSize) bool, emit func(string, doc)) {
 	g := gridSizes(&fn.sizes, sizes)[part]
 	match.NewGrid(g.A, g.B, fn.MaxSigs, false).Tasks(!fn.Prior, blockHash(d.ID()), func(t match.Task, _ bool) {
 		emit(taskKey(part, t), d)

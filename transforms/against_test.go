@@ -11,20 +11,21 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
 func init() {
-	register.Function1x1[Decided, string](decidedSummary)
-	register.Function1x1[ClusterRecord, string](clusterSummary)
+	register.Function1x1[decidedPage, string](decidedSummary)
+	register.Function1x1[output.Cluster, string](clusterSummary)
 }
 
-func decidedSummary(d Decided) string {
+func decidedSummary(d decidedPage) string {
 	return fmt.Sprintf("%s keep=%v by=%s seg=%s j=%.4f %s", d.Line.RecordID, d.Line.Keep, d.Line.KeptBy, d.Line.KeptBySegment, d.Line.Jaccard, d.Line.Method)
 }
 
-func clusterSummary(c ClusterRecord) string {
+func clusterSummary(c output.Cluster) string {
 	return fmt.Sprintf("%s %v seg=%s", c.RecordID, c.Dropped, c.Segment)
 }
 
@@ -36,8 +37,8 @@ func seq(from, n int, extra ...uint64) spotsig.Vector {
 	return spotsig.NewVector(append(h, extra...))
 }
 
-func againstPage(id string, i int, rank, digest string) Page {
-	return Page{Ref: warc.Ref{File: "new.warc.gz", Offset: int64(100 * i), RecordID: id, URI: fmt.Sprintf("http://site%d.example/", i)}, Rank: rank, Digest: digest}
+func againstPage(id string, i int, rank, digest string) dedup.Page {
+	return dedup.Page{Ref: warc.Ref{File: "new.warc.gz", Offset: int64(100 * i), RecordID: id, URI: fmt.Sprintf("http://site%d.example/", i)}, Rank: rank, Digest: digest}
 }
 
 // The stages of a run against an index on a small case: an exact vector
@@ -50,7 +51,7 @@ func TestAgainstComposites(t *testing.T) {
 	p := config.DefaultParams()
 	p.VerifyShare = 0 // hand-made documents without main texts: the paper's rule (verification: TestAgainstVerifies)
 	prior := func(id string, i int, rank, digest string, v spotsig.Vector) dedup.Prior {
-		return dedup.Prior{Page: Page{Ref: warc.Ref{File: "old.warc.gz", Offset: int64(100 * i), RecordID: id, URI: fmt.Sprintf("http://old%d.example/", i)}, Rank: rank, Digest: digest}, Vec: v, Segment: "seg-1"}
+		return dedup.Prior{Page: dedup.Page{Ref: warc.Ref{File: "old.warc.gz", Offset: int64(100 * i), RecordID: id, URI: fmt.Sprintf("http://old%d.example/", i)}, Rank: rank, Digest: digest}, Vec: v, Segment: "seg-1"}
 	}
 	priors := []dedup.Prior{
 		prior("P0", 0, "a0", "dA", seq(1, 10)),
@@ -58,7 +59,7 @@ func TestAgainstComposites(t *testing.T) {
 		prior("P2", 2, "a2", "dC", seq(100, 10)),
 		prior("P3", 3, "a3", "dD", seq(1, 10, 50)), // pairs with P0, never compared with it
 	}
-	docs := []Doc{
+	docs := []doc{
 		{Doc: dedup.Doc{Page: againstPage("N0", 0, "b0", "x0"), Vec: seq(1, 10)}},
 		{Doc: dedup.Doc{Page: againstPage("N1", 1, "b1", "x1"), Vec: seq(1, 9, 11)}},
 		{Doc: dedup.Doc{Page: againstPage("N2", 2, "b2", "dC"), Vec: seq(200, 10)}},
@@ -66,7 +67,7 @@ func TestAgainstComposites(t *testing.T) {
 		{Doc: dedup.Doc{Page: againstPage("N4", 4, "b4", "x4"), Vec: seq(300, 9, 310)}},
 		{Doc: dedup.Doc{Page: againstPage("N5", 5, "b5", "x5"), Vec: seq(1, 9, 11)}},
 	}
-	unsigned := []Page{againstPage("U0", 6, "b6", "dT"), againstPage("U1", 7, "b7", "zz")}
+	unsigned := []dedup.Page{againstPage("U0", 6, "b6", "dT"), againstPage("U1", 7, "b7", "zz")}
 
 	// Unbounded tasks, and partitions cut into a grid of blocks of about 6
 	// signatures (every document its own block).

@@ -28,22 +28,22 @@ func init() {
 	register.Function2x1[string, int, string](statLine)
 	registerDoFn(&statOf{})
 	registerDoFn(&statAbove{})
-	register.Function1x1[Doc, string](docSummary)
-	register.Function1x1[Reject, string](rejectSummary)
-	register.Function1x1[PairRecord, string](pairSummary)
-	register.Function1x1[Found, string](foundSummary)
-	register.Function2x0[Batch, func(Doc)](batchDocsOf)
-	register.Function1x1[Page, string](pageSummary)
+	register.Function1x1[doc, string](docSummary)
+	register.Function1x1[output.Reject, string](rejectSummary)
+	register.Function1x1[output.PairRecord, string](pairSummary)
+	register.Function1x1[foundPair, string](foundSummary)
+	register.Function2x0[docBatch, func(doc)](batchDocsOf)
+	register.Function1x1[dedup.Page, string](pageSummary)
 	registerDoFn(&foundBatchesFn{})
 }
 
 // inBatches puts docs into batches of n documents (IDs "b0", "b1", …),
 // setting each document's Batch.
-func inBatches(docs []Doc, n int) []Batch {
-	var out []Batch
+func inBatches(docs []doc, n int) []docBatch {
+	var out []docBatch
 	for i, d := range docs {
 		if i%n == 0 {
-			out = append(out, Batch{ID: fmt.Sprint("b", i/n)})
+			out = append(out, docBatch{ID: fmt.Sprint("b", i/n)})
 		}
 		b := &out[len(out)-1]
 		d.Batch = b.ID
@@ -53,7 +53,7 @@ func inBatches(docs []Doc, n int) []Batch {
 }
 
 // batchDocsOf emits the documents of a batch.
-func batchDocsOf(b Batch, emit func(Doc)) {
+func batchDocsOf(b docBatch, emit func(doc)) {
 	for _, d := range b.Docs {
 		emit(d)
 	}
@@ -64,15 +64,15 @@ func docsOf(s beam.Scope, batches beam.PCollection) beam.PCollection {
 	return beam.ParDo(s, batchDocsOf, batches)
 }
 
-func pageSummary(p Page) string { return p.Key() }
+func pageSummary(p dedup.Page) string { return p.Key() }
 
-func foundSummary(f Found) string { return pairSummary(f.Pair) }
+func foundSummary(f foundPair) string { return pairSummary(f.Pair) }
 
 // foundBatchesFn emits every found pair whose batch IDs are not those of
 // its documents (Batch, by document key).
 type foundBatchesFn struct{ Batch map[string]string }
 
-func (fn *foundBatchesFn) ProcessElement(f Found, emit func(string)) {
+func (fn *foundBatchesFn) ProcessElement(f foundPair, emit func(string)) {
 	if fn.Batch[f.Pair.A().Key()] != f.ABatch || fn.Batch[f.Pair.B().Key()] != f.BBatch {
 		emit(fmt.Sprintf("%s in %s, %s in %s", f.Pair.A().Key(), f.ABatch, f.Pair.B().Key(), f.BBatch))
 	}
@@ -80,7 +80,7 @@ func (fn *foundBatchesFn) ProcessElement(f Found, emit func(string)) {
 
 // docSummary, rejectSummary and pairSummary turn elements into comparable
 // strings for passert.Equals.
-func docSummary(d Doc) string {
+func docSummary(d doc) string {
 	return fmt.Sprintf("%s %v %v", d.Key(), d.Vec.Hashes, d.Vec.Freqs)
 }
 
@@ -107,9 +107,9 @@ func (fn *statAbove) ProcessElement(name string, n int, emit func(string)) {
 	}
 }
 
-func rejectSummary(r Reject) string { return r.Key() + " " + r.Reason }
+func rejectSummary(r output.Reject) string { return r.Key() + " " + r.Reason }
 
-func pairSummary(p PairRecord) string {
+func pairSummary(p output.PairRecord) string {
 	return fmt.Sprintf("%s %s %v", p.A().Key(), p.B().Key(), p.Jaccard)
 }
 
@@ -144,7 +144,7 @@ func TestReadAndExtractComposites(t *testing.T) {
 	dedup.ReadWARC(realWARC, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
 		candidates++
 		if s := dedup.Sign(context.Background(), signer, nil, c); s.IsDoc() {
-			wantDocs = append(wantDocs, docSummary(Doc{Doc: dedup.Doc{Page: Page{Ref: s.Doc.Ref}, Vec: s.Doc.Vec}}))
+			wantDocs = append(wantDocs, docSummary(doc{Doc: dedup.Doc{Page: dedup.Page{Ref: s.Doc.Ref}, Vec: s.Doc.Vec}}))
 		} else {
 			wantRejects = append(wantRejects, rejectSummary(s.Reject))
 			if s.HasPage {
@@ -173,7 +173,7 @@ func TestReadAndExtractComposites(t *testing.T) {
 
 // testDocs are small documents with overlapping signatures, so document
 // frequencies differ and an IDF range drops some.
-func testDocs() []Doc {
+func testDocs() []doc {
 	vecs := [][]uint64{
 		{1, 2, 3, 4, 5, 6, 7, 8, 9, 10},
 		{1, 2, 3, 4, 5, 6, 7, 8, 9, 11},
@@ -182,9 +182,9 @@ func testDocs() []Doc {
 		{1, 23, 24, 25, 26, 27, 28, 29, 30, 30, 30},
 		{1, 2, 3, 31},
 	}
-	docs := make([]Doc, len(vecs))
+	docs := make([]doc, len(vecs))
 	for i, v := range vecs {
-		docs[i] = Doc{Doc: dedup.Doc{Page: Page{Ref: warc.Ref{File: "f.warc.gz", Offset: int64(100 * i), RecordID: fmt.Sprintf("urn:%d", i)}}, Vec: spotsig.NewVector(v)}}
+		docs[i] = doc{Doc: dedup.Doc{Page: dedup.Page{Ref: warc.Ref{File: "f.warc.gz", Offset: int64(100 * i), RecordID: fmt.Sprintf("urn:%d", i)}}, Vec: spotsig.NewVector(v)}}
 	}
 	return docs
 }
@@ -209,7 +209,7 @@ func TestFilterIDFComposite(t *testing.T) {
 			for i, v := range filtered {
 				before += vecs[i].Len()
 				after += v.Len()
-				d := Doc{Doc: dedup.Doc{Page: docs[i].Page, Vec: v}}
+				d := doc{Doc: dedup.Doc{Page: docs[i].Page, Vec: v}}
 				if v.Len() >= p.MinSignatures {
 					want = append(want, docSummary(d))
 				} else {
@@ -241,13 +241,13 @@ func TestFilterIDFComposite(t *testing.T) {
 func TestMatchGroupsComposite(t *testing.T) {
 	// The test documents, each also in 7 variants with one signature
 	// changed: near-duplicate clusters in groups of up to dozens.
-	var docs []Doc
+	var docs []doc
 	for i, d := range testDocs() {
 		docs = append(docs, d)
 		for k := range 7 {
 			h := slices.Clone(d.Vec.Hashes)
 			h[k%len(h)] = uint64(1000 + 10*i + k)
-			v := Doc{Doc: dedup.Doc{Page: Page{Ref: warc.Ref{File: "f.warc.gz", Offset: int64(100*i + k + 1), RecordID: fmt.Sprintf("urn:%d.%d", i, k)}}, Vec: spotsig.NewVector(h)}}
+			v := doc{Doc: dedup.Doc{Page: dedup.Page{Ref: warc.Ref{File: "f.warc.gz", Offset: int64(100*i + k + 1), RecordID: fmt.Sprintf("urn:%d.%d", i, k)}}, Vec: spotsig.NewVector(h)}}
 			docs = append(docs, v)
 		}
 	}

@@ -20,30 +20,24 @@ import (
 // decide_graph.go, decisions by text in decide_text.go, the output lines
 // and clusters in decide_output.go.
 
-// Methods of a decision line besides the signature scheme (dedup).
-const (
-	DecideExactText = dedup.DecideExactText
-	DecideNoText    = dedup.DecideNoText
-)
-
 func init() {
-	register.Function2x0[Decided, func(PairRecord)](textCopyPair)
-	for _, t := range []any{Page{}, PageState{}, Edge{}, Adjacency{}, pairEnds{}, roundMsg{}, residualItem{}, Decided{}, ClusterRecord{}, Node{}, Fate{}} {
+	register.Function2x0[decidedPage, func(output.PairRecord)](textCopyPair)
+	for _, t := range []any{dedup.Page{}, pageState{}, edge{}, adjacency{}, pairEnds{}, roundMsg{}, residualItem{}, decidedPage{}, output.Cluster{}, graphNode{}, fate{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	registerDoFn(&involvedFn{})
 	registerDoFn(&splitNodesFn{})
-	register.Function2x2[string, Page, string, PageState](initialState)
-	register.Function2x1[Page, Page, Page](higherPriority)
+	register.Function2x2[string, dedup.Page, string, pageState](initialState)
+	register.Function2x1[dedup.Page, dedup.Page, dedup.Page](higherPriority)
 	registerDoFn(&pairEndsFn{})
-	register.Function2x2[string, Adjacency, string, []string](lowerKeys)
-	register.Function2x0[Decided, func(string, Decided)](dropKey)
-	register.Emitter2[string, Decided]()
+	register.Function2x2[string, adjacency, string, []string](lowerKeys)
+	register.Function2x0[decidedPage, func(string, decidedPage)](dropKey)
+	register.Emitter2[string, decidedPage]()
 	registerDoFn(&byDigestFn{})
 	registerDoFn(&exactTextFn{})
 	registerDoFn(&orientAFn{})
 	registerDoFn(&orientBFn{})
-	register.Function3x0[string, func(*Adjacency) bool, func(string, Adjacency)](packAdjacency)
+	register.Function3x0[string, func(*adjacency) bool, func(string, adjacency)](packAdjacency)
 	registerDoFn(&broadcastFn{})
 	registerDoFn(&stepFn{})
 	registerDoFn(&tailFn{})
@@ -55,33 +49,33 @@ func init() {
 	register.Iter1[string]()
 	registerDoFn(&decisionStatFn{})
 	registerDoFn(&clusterFn{})
-	register.Function1x2[Decided, string, error](decisionLine)
+	register.Function1x2[decidedPage, string, error](decisionLine)
 	registerDoFn(&clusterStatFn{})
-	register.Function1x2[ClusterRecord, string, error](clusterLine)
-	register.Emitter1[Decided]()
-	register.Emitter2[string, Page]()
-	register.Emitter1[Page]()
+	register.Function1x2[output.Cluster, string, error](clusterLine)
+	register.Emitter1[decidedPage]()
+	register.Emitter2[string, dedup.Page]()
+	register.Emitter1[dedup.Page]()
 	register.Emitter2[string, pairEnds]()
-	register.Emitter2[string, Edge]()
+	register.Emitter2[string, edge]()
 	register.Emitter2[string, []string]()
-	register.Emitter2[string, Adjacency]()
+	register.Emitter2[string, adjacency]()
 	register.Emitter2[string, roundMsg]()
-	register.Emitter2[string, PageState]()
-	register.Emitter2[string, Node]()
-	register.Emitter2[string, Fate]()
+	register.Emitter2[string, pageState]()
+	register.Emitter2[string, graphNode]()
+	register.Emitter2[string, fate]()
 	register.Emitter2[int, residualItem]()
-	register.Emitter1[ClusterRecord]()
-	register.Iter1[Page]()
-	register.Iter1[PageState]()
-	register.Iter1[Edge]()
-	register.Iter1[Adjacency]()
+	register.Emitter1[output.Cluster]()
+	register.Iter1[dedup.Page]()
+	register.Iter1[pageState]()
+	register.Iter1[edge]()
+	register.Iter1[adjacency]()
 	register.Iter1[pairEnds]()
 	register.Iter1[[]string]()
 	register.Iter1[roundMsg]()
 	register.Iter1[residualItem]()
-	register.Iter1[Decided]()
-	register.Iter1[Node]()
-	register.Iter1[Fate]()
+	register.Iter1[decidedPage]()
+	register.Iter1[graphNode]()
+	register.Iter1[fate]()
 }
 
 var (
@@ -91,14 +85,9 @@ var (
 	decideResidual = beam.NewCounter("decide", "residual_pages")
 )
 
-// Page is a WARC record that passed the page policy (it became text), with
-// its rank under the keep policy and its text digest (dedup.Page). Decide
-// keys it by its warc.Ref.ID.
-type Page = dedup.Page
-
-// PageState is a page's state in the decision rounds (a match.State) with
+// pageState is a page's state in the decision rounds (a match.State) with
 // its rank.
-type PageState struct {
+type pageState struct {
 	State uint8
 	Rank  string
 }
@@ -108,59 +97,53 @@ type PageState struct {
 // with Hi's rank and the pair's Jaccard: what a dropped node learns of its
 // kept neighbours. It carries no identity: a dropped node's keeper is
 // looked up once at the end (resolveKeeperFn).
-type Edge struct {
+type edge struct {
 	Hi, Lo  string
 	HiRank  string
 	Jaccard float64
 }
 
-// Adjacency is edges of one higher page (the key of its PCollection): its
+// adjacency is edges of one higher page (the key of its PCollection): its
 // rank and, per lower page, that page's key and the pair's Jaccard. The
-// pair graph is held between the decision's steps as one Adjacency per
+// pair graph is held between the decision's steps as one adjacency per
 // page rather than one element per edge: a runner that holds grouped
 // elements in memory (the direct runner: ~170 bytes per element) then pays
 // about 40 bytes per edge. The rounds carry only the lower pages' keys
 // (lowerKeys).
-type Adjacency struct {
+type adjacency struct {
 	HiRank  string
 	Lo      []string
 	Jaccard []float64
 }
 
-// DecisionRecord is one line of decisions-*.jsonl (output.Decision).
-type DecisionRecord = output.Decision
-
-// ClusterRecord is one line of clusters-*.jsonl (output.Cluster).
-type ClusterRecord = output.Cluster
-
-// Decided is a decision with the identity of the kept page that dropped it
+// decidedPage is a decision with the identity of the kept page that dropped it
 // (zero when kept), from which clusters are formed.
-type Decided struct {
-	Line   DecisionRecord
+type decidedPage struct {
+	Line   output.Decision
 	Keeper warc.Ref
 }
 
 // DecideResult is what Decide returns.
 type DecideResult struct {
-	Decisions    beam.PCollection // Decided, one per page
-	Clusters     beam.PCollection // ClusterRecord
+	Decisions    beam.PCollection // decidedPage, one per page
+	Clusters     beam.PCollection // output.Cluster
 	ClusterSizes beam.PCollection // int, the size of each cluster
 	Residual     beam.PCollection // int, the number of pages decided on the residual worker (one element)
 }
 
-// Node is a node of the pair graph that has a pair: an exact-copy group
+// graphNode is a node of the pair graph that has a pair: an exact-copy group
 // (keyed by its representative's warc.Ref.ID) by its page of highest
 // priority, and its size.
-type Node struct {
-	Best Page
+type graphNode struct {
+	Best dedup.Page
 	Size int
 }
 
-// Fate is what the members of an exact-copy group of more than one page
+// fate is what the members of an exact-copy group of more than one page
 // (all but its best-ranked one) learn of their group: kept (Keep), so they
 // are dropped for its best page Keeper at Jaccard 1; or dropped for the
 // page Keeper at Jaccard.
-type Fate struct {
+type fate struct {
 	Keep    bool
 	Keeper  warc.Ref
 	Jaccard float64
@@ -190,7 +173,7 @@ var mergeLimit = 0
 // pair, which is almost every node of a crawl, is kept where its batch is
 // joined with the nodes of the pairs (one join on the batch ID). The nodes
 // with a pair go through the pair graph (decide_graph.go): the pairs are
-// oriented by rank with two joins and grouped into one Adjacency per higher
+// oriented by rank with two joins and grouped into one adjacency per higher
 // node, then p.DecideRounds synchronous rounds of Blelloch, Fineman and
 // Shun (SPAA 2012) run as joins, each node a key of its own: in a round
 // every node still undecided learns the states of its higher-priority
@@ -211,7 +194,7 @@ var mergeLimit = 0
 // cluster sizes are added to st. Cost and worst case: docs/design.md.
 //
 // With an index (a from ExactAgainst and MatchAgainst; the zero Against:
-// none), a new node dropped for an index page (a PreDrop: found no longer
+// none), a new node dropped for an index page (a preDrop: found no longer
 // holds its pairs) is dropped for it, its group's other members with it,
 // and the decisions ExactAgainst made join the decisions and clusters;
 // decisions of pages dropped for an index page name its segment
@@ -229,8 +212,8 @@ func Decide(s beam.Scope, st *Stats, c Collapsed, found, unsigned beam.PCollecti
 	involved := beam.ParDo(s, &involvedFn{Limit: lim}, found)
 	preDrops, exactDrops := a.preDrops, a.dropped
 	if !preDrops.IsValid() {
-		preDrops = beam.ParDo(s, preDropBatch, beam.CreateList(s, []PreDrop{})) // none
-		exactDrops = beam.CreateList(s, []Decided{})
+		preDrops = beam.ParDo(s, preDropBatch, beam.CreateList(s, []preDrop{})) // none
+		exactDrops = beam.CreateList(s, []decidedPage{})
 	}
 	isolated, ranked, nodes, keptFates := beam.ParDo4(s, &splitNodesFn{Method: method},
 		beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, c.Reps), involved, preDrops))
@@ -279,12 +262,12 @@ func Decide(s beam.Scope, st *Stats, c Collapsed, found, unsigned beam.PCollecti
 	return r, nil
 }
 
-func initialState(key string, p Page) (string, PageState) {
-	return key, PageState{State: uint8(match.Undecided), Rank: p.Rank}
+func initialState(key string, p dedup.Page) (string, pageState) {
+	return key, pageState{State: uint8(match.Undecided), Rank: p.Rank}
 }
 
 // higherPriority is the page of smaller rank.
-func higherPriority(a, b Page) Page {
+func higherPriority(a, b dedup.Page) dedup.Page {
 	if b.Rank < a.Rank {
 		return b
 	}
@@ -301,7 +284,7 @@ type involvedFn struct {
 
 func (fn *involvedFn) StartBundle(func(string, []string)) { fn.merge.start(fn.Limit) }
 
-func (fn *involvedFn) ProcessElement(f Found, emit func(string, []string)) {
+func (fn *involvedFn) ProcessElement(f foundPair, emit func(string, []string)) {
 	a, b := f.Pair.A().ID(), f.Pair.B().ID()
 	fn.merge.add(f.ABatch, len(a)+16, func(ks *[]string) { *ks = append(*ks, a) }, emit)
 	fn.merge.add(f.BBatch, len(b)+16, func(ks *[]string) { *ks = append(*ks, b) }, emit)
@@ -311,19 +294,19 @@ func (fn *involvedFn) FinishBundle(emit func(string, []string)) { fn.merge.flush
 
 // splitNodesFn joins a batch of representatives with the keys of its
 // nodes that have a pair and the nodes of the batch dropped for an index
-// page (PreDrop; their pairs with new nodes were taken out). A node
+// page (preDrop; their pairs with new nodes were taken out). A node
 // dropped for an index page is dropped for it, and its group's other
 // members with it (keptFates). A node without a pair has no
 // higher-priority neighbour and is kept: its best page's decision is
 // written here, and a group of more than one page tells its other members.
 // A node with a pair goes on to the pair graph with its best page (ranked)
-// and its Node.
+// and its graphNode.
 type splitNodesFn struct {
 	Method string
 }
 
-func (fn *splitNodesFn) ProcessElement(id string, batches func(*Batch) bool, involved func(*[]string) bool, drops func(*PreDrop) bool, isolated func(Decided), ranked func(string, Page), nodes func(string, Node), keptFates func(string, Fate)) error {
-	var b Batch
+func (fn *splitNodesFn) ProcessElement(id string, batches func(*docBatch) bool, involved func(*[]string) bool, drops func(*preDrop) bool, isolated func(decidedPage), ranked func(string, dedup.Page), nodes func(string, graphNode), keptFates func(string, fate)) error {
+	var b docBatch
 	if !batches(&b) {
 		return fmt.Errorf("decide: pair of a document of batch %x, which is not a batch of representatives", id)
 	}
@@ -335,8 +318,8 @@ func (fn *splitNodesFn) ProcessElement(id string, batches func(*Batch) bool, inv
 		}
 		ks = nil
 	}
-	dropped := map[string]PreDrop{}
-	var p PreDrop
+	dropped := map[string]preDrop{}
+	var p preDrop
 	for drops(&p) {
 		dropped[p.Node] = p
 	}
@@ -349,18 +332,18 @@ func (fn *splitNodesFn) ProcessElement(id string, batches func(*Batch) bool, inv
 			}
 			isolated(dropForPrior(best, method, p.Keeper, p.Jaccard))
 			if d.Group.Size > 1 {
-				keptFates(key, Fate{Keeper: p.Keeper.Ref, Jaccard: p.Jaccard, Segment: p.Keeper.Segment})
+				keptFates(key, fate{Keeper: p.Keeper.Ref, Jaccard: p.Jaccard, Segment: p.Keeper.Segment})
 			}
 			continue
 		}
 		if in[key] {
 			ranked(key, best)
-			nodes(key, Node{Best: best, Size: d.Group.Size})
+			nodes(key, graphNode{Best: best, Size: d.Group.Size})
 			continue
 		}
-		isolated(Decided{Line: decisionLineFor(best, method)})
+		isolated(decidedPage{Line: decisionLineFor(best, method)})
 		if d.Group.Size > 1 {
-			keptFates(key, Fate{Keep: true, Keeper: best.Ref, Jaccard: 1})
+			keptFates(key, fate{Keep: true, Keeper: best.Ref, Jaccard: 1})
 		}
 	}
 	return nil
@@ -375,24 +358,24 @@ type decideNodeFn struct {
 	Method string
 }
 
-func (fn *decideNodeFn) ProcessElement(key string, nodes func(*Node) bool, states func(*PageState) bool, kept func(*Edge) bool, emit func(Decided), pending func(string, Decided), fates func(string, Fate)) error {
-	var n Node
-	var st PageState
+func (fn *decideNodeFn) ProcessElement(key string, nodes func(*graphNode) bool, states func(*pageState) bool, kept func(*edge) bool, emit func(decidedPage), pending func(string, decidedPage), fates func(string, fate)) error {
+	var n graphNode
+	var st pageState
 	if !nodes(&n) || !states(&st) {
 		return fmt.Errorf("decide: node %x has no page or no final state", key)
 	}
-	var keeper, e Edge
+	var keeper, e edge
 	for kept(&e) {
 		if keeper.Hi == "" || e.HiRank < keeper.HiRank {
 			keeper = e
 		}
 	}
-	d := Decided{Line: decisionLineFor(n.Best, fn.Method)}
+	d := decidedPage{Line: decisionLineFor(n.Best, fn.Method)}
 	switch match.State(st.State) {
 	case match.Keep:
 		emit(d)
 		if n.Size > 1 {
-			fates(key, Fate{Keep: true, Keeper: n.Best.Ref, Jaccard: 1})
+			fates(key, fate{Keep: true, Keeper: n.Best.Ref, Jaccard: 1})
 		}
 	case match.Drop:
 		if keeper.Hi == "" {
@@ -417,10 +400,10 @@ func (fn *decideNodeFn) ProcessElement(key string, nodes func(*Node) bool, state
 // them, and tells their groups' other members.
 type resolveKeeperFn struct{}
 
-func (*resolveKeeperFn) ProcessElement(key string, bests func(*Page) bool, dropped func(*Decided) bool, emit func(Decided), fates func(string, Fate)) error {
-	var b Page
+func (*resolveKeeperFn) ProcessElement(key string, bests func(*dedup.Page) bool, dropped func(*decidedPage) bool, emit func(decidedPage), fates func(string, fate)) error {
+	var b dedup.Page
 	have := bests(&b)
-	var d Decided
+	var d decidedPage
 	for dropped(&d) {
 		if !have {
 			return fmt.Errorf("decide: keeper %x has no page", key)
@@ -430,9 +413,9 @@ func (*resolveKeeperFn) ProcessElement(key string, bests func(*Page) bool, dropp
 		d.Keeper = b.Ref
 		emit(d)
 		if node != "" {
-			fates(node, Fate{Keeper: b.Ref, Jaccard: d.Line.Jaccard})
+			fates(node, fate{Keeper: b.Ref, Jaccard: d.Line.Jaccard})
 		}
-		d = Decided{}
+		d = decidedPage{}
 	}
 	return nil
 }
@@ -443,33 +426,33 @@ type decideMembersFn struct {
 	Method string
 }
 
-func (fn *decideMembersFn) ProcessElement(key string, fates func(*Fate) bool, members func(*Page) bool, emit func(Decided)) error {
-	var f Fate
+func (fn *decideMembersFn) ProcessElement(key string, fates func(*fate) bool, members func(*dedup.Page) bool, emit func(decidedPage)) error {
+	var f fate
 	if !fates(&f) {
 		return fmt.Errorf("decide: group %x has members but no fate", key)
 	}
-	var p Page
+	var p dedup.Page
 	for members(&p) {
-		d := Decided{Line: decisionLineFor(p, fn.Method), Keeper: f.Keeper}
+		d := decidedPage{Line: decisionLineFor(p, fn.Method), Keeper: f.Keeper}
 		d.Line.DropFor(f.Keeper, f.Jaccard)
 		d.Line.KeptBySegment = f.Segment
 		emit(d)
-		p = Page{}
+		p = dedup.Page{}
 	}
 	return nil
 }
 
 // textCopyPair emits the pairs line of a page dropped as an exact copy of
 // another page's text (dedup.TextCopyRecord).
-func textCopyPair(d Decided, emit func(PairRecord)) {
+func textCopyPair(d decidedPage, emit func(output.PairRecord)) {
 	if p, ok := dedup.TextCopyRecord(d.Line); ok {
 		progress.pairs.Add(1) // a line of pairs
 		emit(p)
 	}
 }
 
-// TextCopyPairs returns the pairs lines (PairRecord) of the pages the
-// decisions (Decided) drop as exact copies of another page's text, so that
+// TextCopyPairs returns the pairs lines (output.PairRecord) of the pages the
+// decisions (decidedPage) drop as exact copies of another page's text, so that
 // every such drop has its line; they are added to st as pairs.
 func TextCopyPairs(s beam.Scope, st *Stats, decided beam.PCollection) beam.PCollection {
 	s = s.Scope("TextCopyPairs")

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
 )
 
-// The pair graph of Decide: its pairs oriented by rank into one Adjacency
+// The pair graph of Decide: its pairs oriented by rank into one adjacency
 // per higher node (two joins), the synchronous rounds of Blelloch, Fineman
 // and Shun over its nodes (two joins a round), the residual decided on one
 // worker, and each dropped node's highest-priority kept neighbour. Nodes are
@@ -34,7 +35,7 @@ type pairEndsFn struct {
 
 func (fn *pairEndsFn) StartBundle(func(string, pairEnds)) { fn.merge.start(fn.Limit) }
 
-func (fn *pairEndsFn) ProcessElement(f Found, emit func(string, pairEnds)) {
+func (fn *pairEndsFn) ProcessElement(f foundPair, emit func(string, pairEnds)) {
 	p := f.Pair
 	b := p.B().ID()
 	fn.merge.add(p.A().ID(), len(b)+56, func(e *pairEnds) {
@@ -54,8 +55,8 @@ type orientAFn struct {
 
 func (fn *orientAFn) StartBundle(func(string, pairEnds)) { fn.merge.start(fn.Limit) }
 
-func (fn *orientAFn) ProcessElement(key string, pages func(*Page) bool, ends func(*pairEnds) bool, emit func(string, pairEnds)) error {
-	return forEachEnd(key, pages, ends, func(p Page, other string, j float64, _ string) error {
+func (fn *orientAFn) ProcessElement(key string, pages func(*dedup.Page) bool, ends func(*pairEnds) bool, emit func(string, pairEnds)) error {
+	return forEachEnd(key, pages, ends, func(p dedup.Page, other string, j float64, _ string) error {
 		fn.merge.add(other, len(key)+72, func(b *pairEnds) {
 			b.Other, b.Jaccard, b.Rank = append(b.Other, key), append(b.Jaccard, j), append(b.Rank, p.Rank)
 		}, emit)
@@ -66,17 +67,17 @@ func (fn *orientAFn) ProcessElement(key string, pages func(*Page) bool, ends fun
 func (fn *orientAFn) FinishBundle(emit func(string, pairEnds)) { fn.merge.flush(emit) }
 
 // orientBFn orients each pair of the second page by rank and adds it to the
-// Adjacency of its higher page.
+// adjacency of its higher page.
 type orientBFn struct {
 	Limit int
 
-	merge bundleMerge[string, Adjacency]
+	merge bundleMerge[string, adjacency]
 }
 
-func (fn *orientBFn) StartBundle(func(string, Adjacency)) { fn.merge.start(fn.Limit) }
+func (fn *orientBFn) StartBundle(func(string, adjacency)) { fn.merge.start(fn.Limit) }
 
-func (fn *orientBFn) ProcessElement(key string, pages func(*Page) bool, ends func(*pairEnds) bool, emit func(string, Adjacency)) error {
-	return forEachEnd(key, pages, ends, func(b Page, other string, j float64, otherRank string) error {
+func (fn *orientBFn) ProcessElement(key string, pages func(*dedup.Page) bool, ends func(*pairEnds) bool, emit func(string, adjacency)) error {
+	return forEachEnd(key, pages, ends, func(b dedup.Page, other string, j float64, otherRank string) error {
 		hiRank, loRank, hiKey, loKey := otherRank, b.Rank, other, key
 		if loRank < hiRank {
 			hiRank, loRank, hiKey, loKey = loRank, hiRank, loKey, hiKey
@@ -84,7 +85,7 @@ func (fn *orientBFn) ProcessElement(key string, pages func(*Page) bool, ends fun
 		if hiRank == loRank {
 			return fmt.Errorf("decide: pages %x and %x have the same rank", hiKey, loKey)
 		}
-		fn.merge.add(hiKey, len(loKey)+40, func(a *Adjacency) {
+		fn.merge.add(hiKey, len(loKey)+40, func(a *adjacency) {
 			a.HiRank, a.Lo, a.Jaccard = hiRank, append(a.Lo, loKey), append(a.Jaccard, j)
 		}, emit)
 		return nil
@@ -95,8 +96,8 @@ func (fn *orientBFn) ProcessElement(key string, pages func(*Page) bool, ends fun
 // ends (the other page's key, the Jaccard, and the other page's rank once
 // orientAFn has attached it); a pair of a page that has no record is an
 // error.
-func forEachEnd(key string, pages func(*Page) bool, ends func(*pairEnds) bool, fn func(p Page, other string, j float64, otherRank string) error) error {
-	var p Page
+func forEachEnd(key string, pages func(*dedup.Page) bool, ends func(*pairEnds) bool, fn func(p dedup.Page, other string, j float64, otherRank string) error) error {
+	var p dedup.Page
 	have := pages(&p)
 	var e pairEnds
 	for ends(&e) {
@@ -117,29 +118,29 @@ func forEachEnd(key string, pages func(*Page) bool, ends func(*pairEnds) bool, f
 	return nil
 }
 
-func (fn *orientBFn) FinishBundle(emit func(string, Adjacency)) { fn.merge.flush(emit) }
+func (fn *orientBFn) FinishBundle(emit func(string, adjacency)) { fn.merge.flush(emit) }
 
-// packAdjacency joins the Adjacency parts of one higher page into one.
-func packAdjacency(key string, parts func(*Adjacency) bool, emit func(string, Adjacency)) {
-	var a, p Adjacency
+// packAdjacency joins the adjacency parts of one higher page into one.
+func packAdjacency(key string, parts func(*adjacency) bool, emit func(string, adjacency)) {
+	var a, p adjacency
 	for parts(&p) {
 		a.HiRank = p.HiRank
 		a.Lo = append(a.Lo, p.Lo...)
 		a.Jaccard = append(a.Jaccard, p.Jaccard...)
-		p = Adjacency{}
+		p = adjacency{}
 	}
 	emit(key, a)
 }
 
 // each calls fn with every edge of a, whose higher page is hi.
-func (a Adjacency) each(hi string, fn func(Edge)) {
+func (a adjacency) each(hi string, fn func(edge)) {
 	for i, lo := range a.Lo {
-		fn(Edge{Hi: hi, Lo: lo, HiRank: a.HiRank, Jaccard: a.Jaccard[i]})
+		fn(edge{Hi: hi, Lo: lo, HiRank: a.HiRank, Jaccard: a.Jaccard[i]})
 	}
 }
 
 // lowerKeys is the edges of the rounds: a higher page's lower pages.
-func lowerKeys(hi string, a Adjacency) (string, []string) { return hi, a.Lo }
+func lowerKeys(hi string, a adjacency) (string, []string) { return hi, a.Lo }
 
 // roundMsg is what a page (the key) learns in a round from its
 // higher-priority neighbours, merged per page (bundleMerge): whether one of
@@ -172,8 +173,8 @@ type broadcastFn struct {
 
 func (fn *broadcastFn) StartBundle(func(string, roundMsg)) { fn.merge.start(fn.Limit) }
 
-func (fn *broadcastFn) ProcessElement(key string, states func(*PageState) bool, lows func(*[]string) bool, emit func(string, roundMsg)) error {
-	var st PageState
+func (fn *broadcastFn) ProcessElement(key string, states func(*pageState) bool, lows func(*[]string) bool, emit func(string, roundMsg)) error {
+	var st pageState
 	have := states(&st)
 	var lo []string
 	for lows(&lo) {
@@ -208,12 +209,12 @@ type stepFn struct {
 	merge bundleMerge[string, []string]
 }
 
-func (fn *stepFn) StartBundle(func(string, PageState), func(string, []string), func(string, PageState)) {
+func (fn *stepFn) StartBundle(func(string, pageState), func(string, []string), func(string, pageState)) {
 	fn.merge.start(fn.Limit)
 }
 
-func (fn *stepFn) ProcessElement(key string, states func(*PageState) bool, msgs func(*roundMsg) bool, next func(string, PageState), carry func(string, []string), final func(string, PageState)) error {
-	var st PageState
+func (fn *stepFn) ProcessElement(key string, states func(*pageState) bool, msgs func(*roundMsg) bool, next func(string, pageState), carry func(string, []string), final func(string, pageState)) error {
+	var st pageState
 	if !states(&st) {
 		return fmt.Errorf("decide: message to %x, which is not in the rounds", key)
 	}
@@ -236,7 +237,7 @@ func (fn *stepFn) ProcessElement(key string, states func(*PageState) bool, msgs 
 	return nil
 }
 
-func (fn *stepFn) FinishBundle(_ func(string, PageState), carry func(string, []string), _ func(string, PageState)) {
+func (fn *stepFn) FinishBundle(_ func(string, pageState), carry func(string, []string), _ func(string, pageState)) {
 	fn.merge.flush(carry)
 }
 
@@ -254,8 +255,8 @@ type residualItem struct {
 // to the single residual key with their remaining edges.
 type tailFn struct{}
 
-func (*tailFn) ProcessElement(key string, states func(*PageState) bool, msgs func(*roundMsg) bool, final func(string, PageState), residual func(int, residualItem)) error {
-	var st PageState
+func (*tailFn) ProcessElement(key string, states func(*pageState) bool, msgs func(*roundMsg) bool, final func(string, pageState), residual func(int, residualItem)) error {
+	var st pageState
 	if !states(&st) {
 		return fmt.Errorf("decide: message to %x, which is not in the rounds", key)
 	}
@@ -276,7 +277,7 @@ func (*tailFn) ProcessElement(key string, states func(*PageState) bool, msgs fun
 // match.ResolveResidual.
 type residualFn struct{}
 
-func (*residualFn) ProcessElement(ctx context.Context, _ int, items func(*residualItem) bool, final func(string, PageState), count func(int)) error {
+func (*residualFn) ProcessElement(ctx context.Context, _ int, items func(*residualItem) bool, final func(string, pageState), count func(int)) error {
 	var all []residualItem
 	var it residualItem
 	for items(&it) {
@@ -315,7 +316,7 @@ func (*residualFn) ProcessElement(ctx context.Context, _ int, items func(*residu
 	decideResidual.Inc(ctx, int64(len(all)))
 	count(len(all))
 	for i, it := range all {
-		final(it.Key, PageState{State: uint8(states[i]), Rank: it.Rank})
+		final(it.Key, pageState{State: uint8(states[i]), Rank: it.Rank})
 	}
 	return nil
 }
@@ -325,31 +326,31 @@ func (*residualFn) ProcessElement(ctx context.Context, _ int, items func(*residu
 type keptNeighboursFn struct {
 	Limit int
 
-	merge bundleMerge[string, Edge]
+	merge bundleMerge[string, edge]
 }
 
-func (fn *keptNeighboursFn) StartBundle(func(string, Edge)) { fn.merge.start(fn.Limit) }
+func (fn *keptNeighboursFn) StartBundle(func(string, edge)) { fn.merge.start(fn.Limit) }
 
-func (fn *keptNeighboursFn) ProcessElement(key string, states func(*PageState) bool, adjs func(*Adjacency) bool, emit func(string, Edge)) error {
-	var st PageState
+func (fn *keptNeighboursFn) ProcessElement(key string, states func(*pageState) bool, adjs func(*adjacency) bool, emit func(string, edge)) error {
+	var st pageState
 	have := states(&st)
-	var a Adjacency
+	var a adjacency
 	for adjs(&a) {
 		if !have {
 			return fmt.Errorf("decide: edge from %x, which has no final state", key)
 		}
 		if match.State(st.State) == match.Keep {
-			a.each(key, func(e Edge) {
-				fn.merge.add(e.Lo, 40, func(best *Edge) {
+			a.each(key, func(e edge) {
+				fn.merge.add(e.Lo, 40, func(best *edge) {
 					if best.Hi == "" || e.HiRank < best.HiRank {
 						*best = e
 					}
 				}, emit)
 			})
 		}
-		a = Adjacency{}
+		a = adjacency{}
 	}
 	return nil
 }
 
-func (fn *keptNeighboursFn) FinishBundle(emit func(string, Edge)) { fn.merge.flush(emit) }
+func (fn *keptNeighboursFn) FinishBundle(emit func(string, edge)) { fn.merge.flush(emit) }

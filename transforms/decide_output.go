@@ -29,7 +29,7 @@ type decisionStatFn struct{ sums statSums }
 
 func (fn *decisionStatFn) StartBundle(func(string, int)) { fn.sums.start() }
 
-func (fn *decisionStatFn) ProcessElement(ctx context.Context, d Decided, emit func(string, int)) {
+func (fn *decisionStatFn) ProcessElement(ctx context.Context, d decidedPage, emit func(string, int)) {
 	if d.Line.Keep {
 		decideKept.Inc(ctx, 1)
 		fn.sums.add(output.StatKept, 1, emit)
@@ -60,7 +60,7 @@ func (fn *clusterStatFn) ProcessElement(size int, emit func(string, int)) {
 func (fn *clusterStatFn) FinishBundle(emit func(string, int)) { fn.sums.flush(emit) }
 
 // dropKey keys each dropped page by the kept page that dropped it.
-func dropKey(d Decided, emit func(string, Decided)) {
+func dropKey(d decidedPage, emit func(string, decidedPage)) {
 	if !d.Line.Keep {
 		emit(d.Keeper.ID(), d)
 	}
@@ -69,9 +69,9 @@ func dropKey(d Decided, emit func(string, Decided)) {
 // clusterFn forms the cluster of one kept page from the pages it dropped.
 type clusterFn struct{}
 
-func (*clusterFn) ProcessElement(_ string, dropped func(*Decided) bool, emit func(ClusterRecord), size func(int)) {
-	var c ClusterRecord
-	var d Decided
+func (*clusterFn) ProcessElement(_ string, dropped func(*decidedPage) bool, emit func(output.Cluster), size func(int)) {
+	var c output.Cluster
+	var d decidedPage
 	for dropped(&d) {
 		c.Ref, c.Segment = d.Keeper, d.Line.KeptBySegment
 		c.Dropped = append(c.Dropped, d.Line.RecordID)
@@ -82,8 +82,8 @@ func (*clusterFn) ProcessElement(_ string, dropped func(*Decided) bool, emit fun
 	size(c.Size)
 }
 
-// WriteDecisions writes the decisions (Decided; their rows DecisionRecord)
-// to <out.Dir>/decisions-SSSSS-of-NNNNN, and the clusters (ClusterRecord) to
+// WriteDecisions writes the decisions (decidedPage; their rows output.Decision)
+// to <out.Dir>/decisions-SSSSS-of-NNNNN, and the clusters (output.Cluster) to
 // <out.Dir>/clusters-SSSSS-of-NNNNN, in out's format, see WriteLines.
 func WriteDecisions(s beam.Scope, out *Outputs, r DecideResult) {
 	s = s.Scope("WriteDecisions")
@@ -91,6 +91,6 @@ func WriteDecisions(s beam.Scope, out *Outputs, r DecideResult) {
 	WriteLines(s, out, output.Clusters, beam.ParDo(s, clusterLine, r.Clusters))
 }
 
-func decisionLine(d Decided) (string, error) { return output.Line(d.Line) }
+func decisionLine(d decidedPage) (string, error) { return output.Line(d.Line) }
 
-func clusterLine(c ClusterRecord) (string, error) { return output.Line(c) }
+func clusterLine(c output.Cluster) (string, error) { return output.Line(c) }

@@ -20,15 +20,15 @@ import (
 )
 
 func init() {
-	register.Function1x1[ExactCopy, string](copySummary)
-	register.Function1x1[Decided, string](decisionSummary)
+	register.Function1x1[dedup.ExactCopy, string](copySummary)
+	register.Function1x1[decidedPage, string](decisionSummary)
 }
 
-func copySummary(c ExactCopy) string { return c.Member.Key() + " " + c.Rep.Key() }
+func copySummary(c dedup.ExactCopy) string { return c.Member.Key() + " " + c.Rep.Key() }
 
 // decisionSummary is a decision line in short: record ID, keep, kept-by
 // record ID, Jaccard, method.
-func decisionSummary(d Decided) string {
+func decisionSummary(d decidedPage) string {
 	return fmt.Sprintf("%s keep=%v by=%s j=%.4f %s", d.Line.RecordID, d.Line.Keep, d.Line.KeptBy, d.Line.Jaccard, d.Line.Method)
 }
 
@@ -38,9 +38,9 @@ func decisionSummary(d Decided) string {
 // (dedup's exact copies, pairs lines of the copies, decision and cluster
 // lines and their counts).
 type decideCase struct {
-	batches                            []Batch
-	found                              []Found
-	unsigned                           []Page
+	batches                            []docBatch
+	found                              []foundPair
+	unsigned                           []dedup.Page
 	copies, copyLines, lines, clusters []string
 	kept, dropped, droppedExact, sized int
 }
@@ -49,14 +49,14 @@ type decideCase struct {
 func newDecideCase(t *testing.T, res *dedup.Result, batchSize int) decideCase {
 	t.Helper()
 	var c decideCase
-	pages := map[string]Page{}
+	pages := map[string]dedup.Page{}
 	for _, pg := range res.Pages {
 		pages[pg.ID()] = pg
 	}
-	var docs []Doc
+	var docs []doc
 	signed := map[string]bool{}
 	for _, d := range res.Docs {
-		docs = append(docs, Doc{Doc: dedup.Doc{Page: pages[d.ID()], Site: d.Site, Vec: d.Vec, Sketch: d.Sketch, Lang: d.Lang}})
+		docs = append(docs, doc{Doc: dedup.Doc{Page: pages[d.ID()], Site: d.Site, Vec: d.Vec, Sketch: d.Sketch, Lang: d.Lang}})
 		signed[d.ID()] = true
 	}
 	c.batches = inBatches(docs, batchSize)
@@ -74,7 +74,7 @@ func newDecideCase(t *testing.T, res *dedup.Result, batchSize int) decideCase {
 	for _, q := range res.Pairs {
 		a, b := res.Docs[q.A], res.Docs[q.B]
 		v := dedup.Verify(a.Sketch, b.Sketch, match.NoSite, match.NoSite, 0) // res.Pairs are the verified candidates
-		f := Found{Pair: dedup.NewPairRecord(a.Ref, a.Vec.Len(), b.Ref, b.Vec.Len(), q.Jaccard, v), ABatch: batchOf[a.ID()], BBatch: batchOf[b.ID()]}
+		f := foundPair{Pair: dedup.NewPairRecord(a.Ref, a.Vec.Len(), b.Ref, b.Vec.Len(), q.Jaccard, v), ABatch: batchOf[a.ID()], BBatch: batchOf[b.ID()]}
 		if f.Pair.A() != a.Ref {
 			f.ABatch, f.BBatch = f.BBatch, f.ABatch
 		}
@@ -212,10 +212,10 @@ func TestDecideMergedPartsEqualInProcess(t *testing.T) {
 // TestDecideSmallCaseEqualsInProcess).
 func smallResult(t *testing.T, p config.Params) *dedup.Result {
 	t.Helper()
-	page := func(id string, i int, rank, digest string) Page {
-		return Page{Ref: warc.Ref{File: "f.warc.gz", Offset: int64(100 * i), RecordID: id, URI: fmt.Sprintf("http://site%d.example/", i)}, Rank: rank, Digest: digest}
+	page := func(id string, i int, rank, digest string) dedup.Page {
+		return dedup.Page{Ref: warc.Ref{File: "f.warc.gz", Offset: int64(100 * i), RecordID: id, URI: fmt.Sprintf("http://site%d.example/", i)}, Rank: rank, Digest: digest}
 	}
-	res := &dedup.Result{Pages: []Page{
+	res := &dedup.Result{Pages: []dedup.Page{
 		page("A", 0, "a", "dA"), page("B", 1, "b", "dB"), page("C", 2, "c", "dC"), page("D", 3, "0", "dA"),
 		page("E", 4, "e", "dE"), page("F", 5, "f", "dE"), page("G", 6, "g", ""), page("H", 7, "h", "dH"),
 	}}
@@ -224,7 +224,7 @@ func smallResult(t *testing.T, p config.Params) *dedup.Result {
 		vec spotsig.Vector
 	}{{0, seq(1, 10)}, {1, seq(5, 10)}, {2, seq(9, 10)}, {3, seq(1, 10)}, {7, seq(100, 10)}} {
 		ref := res.Pages[d.i].Ref
-		res.Docs = append(res.Docs, dedup.Doc{Page: Page{Ref: ref}, Site: match.SiteOf(ref.Site()), Vec: d.vec, Lang: []string{"en", "de"}[d.i%2]})
+		res.Docs = append(res.Docs, dedup.Doc{Page: dedup.Page{Ref: ref}, Site: match.SiteOf(ref.Site()), Vec: d.vec, Lang: []string{"en", "de"}[d.i%2]})
 	}
 	res.RepOf, _ = dedup.Collapse(res.Docs, p.VerifyShare)
 	for _, q := range dedup.BruteForcePairs(res.Docs, p.Tau, p.SiteRule(), p.VerifyShare) {

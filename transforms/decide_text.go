@@ -1,6 +1,11 @@
 package transforms
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/output"
+)
 
 // Pages that did not reach matching (no or too few signatures) are decided
 // by their text: an empty text is kept (DecideNoText); among the pages with
@@ -11,9 +16,9 @@ import "fmt"
 // others by their text digest.
 type byDigestFn struct{}
 
-func (*byDigestFn) ProcessElement(p Page, noText func(Decided), emit func(string, Page)) {
+func (*byDigestFn) ProcessElement(p dedup.Page, noText func(decidedPage), emit func(string, dedup.Page)) {
 	if p.Digest == "" {
-		noText(Decided{Line: decisionLineFor(p, DecideNoText)})
+		noText(decidedPage{Line: decisionLineFor(p, dedup.DecideNoText)})
 		return
 	}
 	emit(p.Digest, p)
@@ -24,14 +29,14 @@ func (*byDigestFn) ProcessElement(p Page, noText func(Decided), emit func(string
 // with Jaccard 1.
 type exactTextFn struct{}
 
-func (*exactTextFn) ProcessElement(digest string, pages func(*Page) bool, keepers func(*Page) bool, emit func(Decided)) error {
-	var k Page
+func (*exactTextFn) ProcessElement(digest string, pages func(*dedup.Page) bool, keepers func(*dedup.Page) bool, emit func(decidedPage)) error {
+	var k dedup.Page
 	if !keepers(&k) {
 		return fmt.Errorf("decide: text digest %s has no keeper", digest)
 	}
-	var p Page
+	var p dedup.Page
 	for pages(&p) {
-		d := Decided{Line: decisionLineFor(p, DecideExactText)}
+		d := decidedPage{Line: decisionLineFor(p, dedup.DecideExactText)}
 		if p.Ref != k.Ref {
 			d.Line.DropFor(k.Ref, 1)
 			d.Keeper = k.Ref
@@ -41,8 +46,8 @@ func (*exactTextFn) ProcessElement(digest string, pages func(*Page) bool, keeper
 	return nil
 }
 
-func decisionLineFor(p Page, method string) DecisionRecord {
-	return DecisionRecord{Ref: p.Ref, Keep: true, Method: method, Capped: p.Capped}
+func decisionLineFor(p dedup.Page, method string) output.Decision {
+	return output.Decision{Ref: p.Ref, Keep: true, Method: method, Capped: p.Capped}
 }
 
 // pairEnds are the pairs of one page (the key) on their way to

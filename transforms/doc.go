@@ -25,25 +25,29 @@
 //     group, or on a grid of tasks for a group above --max_group_signatures.
 //   - Decide: keep/drop for every page (match.DecideSequential's rule in
 //     rounds), clusters. FoundRecords and ExactPairs give the pairs lines.
-//   - With an index of earlier runs' kept pages: ReadIndex, ExactAgainst,
-//     MatchAgainst and DecideAgainst decide new pages against it; WriteIndex
-//     adds the pages a run kept as a segment (package index).
+//   - With an index of earlier runs' kept pages: ReadIndex, ExactAgainst
+//     and MatchAgainst give the run's Against, with which Decide decides new
+//     pages against it (the zero Against: no index); WriteIndex adds the
+//     pages a run kept as a segment (package index).
 //   - WritePairs, WriteRejects, WriteDecisions, WriteLines, WriteSummary and
 //     Outputs.Commit write the job's output contract, whose names, summary
 //     and statistics table are package output's (sorted shards,
 //     summary.json, _SUCCESS last). Stats gathers each stage's statistics
 //     for WriteSummary.
 //
-// The DoFns are unexported: the composites are the package's API.
-//
 // # Element types
 //
-// Batch holds up to 1,000 documents (Doc: a page with its signature vector,
-// blocks, site and exact-copy group) and has a compact binary coder, because
-// it crosses every shuffle up to matching. dedup.Page is the compact page
-// Decide needs. Reject is a WARC record (or unreadable stretch) that did not
-// reach matching, with its reason. Found is a pair found by matching;
-// PairRecord one output pair.
+// Documents travel in batches of up to 1,000 (docBatch of doc: a
+// dedup.Doc with its batch ID and guest flag) with a compact binary coder
+// (coder.go), because they cross every shuffle up to matching; matching
+// gets what it needs of them (matchDoc) in parts (docPart). dedup.Page is
+// the compact page Decide needs, output.Reject a WARC record (or
+// unreadable stretch) that did not reach matching, with its reason, and
+// output.PairRecord one row of the pairs output. Element types are
+// unexported, as the DoFns are: Beam registers them as they are (each
+// file's init). The package exports its composites, the structs they
+// return (Collapsed, Against, DecideResult), what they are given (Stats,
+// Outputs, IndexSegment), and a local run's Progress and Abort.
 //
 // # Counters
 //

@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	beam.RegisterType(reflect.TypeOf((*ExactCopy)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*dedup.ExactCopy)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*groupHead)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*member)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*mark)(nil)).Elem())
@@ -27,18 +27,14 @@ func init() {
 	register.Emitter2[int, []member]()
 	register.Emitter2[int, []groupHead]()
 	register.Emitter2[string, []mark]()
-	register.Emitter1[ExactCopy]()
+	register.Emitter1[dedup.ExactCopy]()
 	register.Iter1[[]member]()
 	register.Iter1[[]groupHead]()
 	register.Iter1[[]mark]()
-	register.Function1x1[ExactCopy, PairRecord](exactPairRecord)
+	register.Function1x1[dedup.ExactCopy, output.PairRecord](exactPairRecord)
 }
 
 var exactCopies = beam.NewCounter("exact", "copies")
-
-// ExactCopy is a document collapsed into its exact-copy representative
-// (dedup.ExactCopy).
-type ExactCopy = dedup.ExactCopy
 
 // Collapsed is what CollapseExact returns.
 type Collapsed struct {
@@ -50,7 +46,7 @@ type Collapsed struct {
 	Copies beam.PCollection
 	// Members are the pages of the groups of more than one member, but
 	// their best-ranked one, keyed by their representative's
-	// warc.Ref.ID (KV<string, Page>): Decide writes their decisions once
+	// warc.Ref.ID (KV<string, dedup.Page>): Decide writes their decisions once
 	// it knows their group's.
 	Members beam.PCollection
 }
@@ -109,7 +105,7 @@ type member struct {
 	Key        string
 	Batch      string
 	Doc        int
-	Page       Page
+	Page       dedup.Page
 	Site       match.Site
 	Signatures int
 	Sketch     spotsig.Sketch
@@ -139,7 +135,7 @@ func (fn *exactShardsFn) StartBundle(func(int, []member), func(int, []groupHead)
 	fn.members.start(fn.Limit)
 }
 
-func (fn *exactShardsFn) ProcessElement(b Batch, members func(int, []member), heads func(int, []groupHead)) {
+func (fn *exactShardsFn) ProcessElement(b docBatch, members func(int, []member), heads func(int, []groupHead)) {
 	full := false
 	for i, d := range b.Docs {
 		k := dedup.ExactKey(d.Vec)
@@ -174,7 +170,7 @@ func exactShard(key string) int {
 }
 
 // pageBytes estimates a page's encoded size.
-func pageBytes(p *Page) int {
+func pageBytes(p *dedup.Page) int {
 	n := 64 + len(p.File) + len(p.RecordID) + len(p.URI) + len(p.Rank) + len(p.Digest) + len(p.Date)
 	for _, c := range p.Capped {
 		n += 8 + len(c)
@@ -183,7 +179,7 @@ func pageBytes(p *Page) int {
 }
 
 func headBytes(h *groupHead) int {
-	return 48 + len(h.Key) + pageBytes(&Page{Ref: h.Rep}) + h.Sketch.Bytes()
+	return 48 + len(h.Key) + pageBytes(&dedup.Page{Ref: h.Rep}) + h.Sketch.Bytes()
 }
 
 func memberBytes(m *member) int {
@@ -211,11 +207,11 @@ type verified struct {
 	v dedup.Verification
 }
 
-func (fn *collapseFn) StartBundle(func(string, []mark), func(ExactCopy), func(string, Page)) {
+func (fn *collapseFn) StartBundle(func(string, []mark), func(dedup.ExactCopy), func(string, dedup.Page)) {
 	fn.merge.start(0)
 }
 
-func (fn *collapseFn) ProcessElement(ctx context.Context, _ int, members func(*[]member) bool, heads func(*[]groupHead) bool, marks func(string, []mark), exact func(ExactCopy), pages func(string, Page)) error {
+func (fn *collapseFn) ProcessElement(ctx context.Context, _ int, members func(*[]member) bool, heads func(*[]groupHead) bool, marks func(string, []mark), exact func(dedup.ExactCopy), pages func(string, dedup.Page)) error {
 	groups := map[string]groupHead{}
 	var hs []groupHead
 	for heads(&hs) {
@@ -258,7 +254,7 @@ func (fn *collapseFn) ProcessElement(ctx context.Context, _ int, members func(*[
 // group marks the verified members vs of the group represented by rep:
 // the representative gets the group's site, size and best-ranked page, the
 // others become ExactCopies.
-func (fn *collapseFn) group(ctx context.Context, rep warc.Ref, vs []verified, marks func(string, []mark), exact func(ExactCopy), pages func(string, Page)) {
+func (fn *collapseFn) group(ctx context.Context, rep warc.Ref, vs []verified, marks func(string, []mark), exact func(dedup.ExactCopy), pages func(string, dedup.Page)) {
 	if len(vs) < 2 {
 		return
 	}
@@ -282,7 +278,7 @@ func (fn *collapseFn) group(ctx context.Context, rep warc.Ref, vs []verified, ma
 			mk = mark{Doc: m.Doc, Drop: true}
 			exactCopies.Inc(ctx, 1)
 			progress.pairs.Add(1) // a line of pairs
-			exact(ExactCopy{Member: m.Page.Ref, Rep: rep, Signatures: m.Signatures, Verified: x.v})
+			exact(dedup.ExactCopy{Member: m.Page.Ref, Rep: rep, Signatures: m.Signatures, Verified: x.v})
 		}
 		if m.Page.Ref != best.Ref {
 			pages(rep.ID(), m.Page)
@@ -291,7 +287,7 @@ func (fn *collapseFn) group(ctx context.Context, rep warc.Ref, vs []verified, ma
 	}
 }
 
-func (fn *collapseFn) FinishBundle(marks func(string, []mark), _ func(ExactCopy), _ func(string, Page)) {
+func (fn *collapseFn) FinishBundle(marks func(string, []mark), _ func(dedup.ExactCopy), _ func(string, dedup.Page)) {
 	fn.merge.flush(marks)
 }
 
@@ -300,8 +296,8 @@ func (fn *collapseFn) FinishBundle(marks func(string, []mark), _ func(ExactCopy)
 // and Group, and every other document is a group of one.
 type applyMarksFn struct{}
 
-func (*applyMarksFn) ProcessElement(id string, batches func(*Batch) bool, marks func(*[]mark) bool, emit func(Batch)) error {
-	var b Batch
+func (*applyMarksFn) ProcessElement(id string, batches func(*docBatch) bool, marks func(*[]mark) bool, emit func(docBatch)) error {
+	var b docBatch
 	if !batches(&b) {
 		return nil // cannot happen: every mark comes from a batch
 	}
@@ -335,9 +331,9 @@ func (*applyMarksFn) ProcessElement(id string, batches func(*Batch) bool, marks 
 }
 
 // exactPairRecord is a copy's line of the pairs output.
-func exactPairRecord(c ExactCopy) PairRecord { return c.PairRecord() }
+func exactPairRecord(c dedup.ExactCopy) output.PairRecord { return c.PairRecord() }
 
-// ExactPairs returns the pairs lines of the copies (PairRecord, Exact).
+// ExactPairs returns the pairs lines of the copies (output.PairRecord, Exact).
 func ExactPairs(s beam.Scope, copies beam.PCollection) beam.PCollection {
 	return beam.ParDo(s.Scope("ExactPairs"), exactPairRecord, copies)
 }

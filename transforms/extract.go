@@ -18,8 +18,8 @@ import (
 
 func init() {
 	registerDoFn(&extractFn{})
-	register.Emitter1[Batch]()
-	register.Emitter1[Page]()
+	register.Emitter1[docBatch]()
+	register.Emitter1[dedup.Page]()
 	register.Emitter2[string, int]()
 }
 
@@ -29,12 +29,12 @@ var (
 	extractSignatures = beam.NewCounter("extract", "signatures")
 )
 
-// Extract signs each Candidate (spot signatures, §3, or the scheme
+// Extract signs each dedup.Candidate (spot signatures, §3, or the scheme
 // dedup.NewSigner picks for p.Method) and drops its payload. The
-// documents come out in Batches (Doc carries its Page: identity, rank under
-// the keep policy of p, text digest, caps). Candidates the signer rejects,
+// documents come out in batches (docBatch; each doc carries its dedup.Page: identity, rank under
+// the keep policy of p, text digest, caps). candidates the signer rejects,
 // or that yield no signature, become Rejects, and those whose payload
-// became text also unsigned Pages, which Decide keeps or drops by their
+// became text also unsigned pages (dedup.Page), which Decide keeps or drops by their
 // text. The caps that applied to kept documents are added to st
 // ("capped/<cap>", once per document and cap), and so is the language of
 // each kept document ("languages/<code>") without blocks (with blocks
@@ -72,7 +72,7 @@ type extractFn struct {
 
 // signing is one candidate on its way through the workers.
 type signing struct {
-	c Candidate
+	c dedup.Candidate
 	s dedup.Signed
 	// panicked holds what signing panicked with, re-raised on the DoFn's
 	// goroutine (takeOldest) so that the runner reports it as the
@@ -105,7 +105,7 @@ func (fn *extractFn) Setup() error {
 }
 
 // StartBundle starts the workers.
-func (fn *extractFn) StartBundle(ctx context.Context, _ func(Batch), _ func(Reject), _ func(string, int), _ func(Page)) {
+func (fn *extractFn) StartBundle(ctx context.Context, _ func(docBatch), _ func(output.Reject), _ func(string, int), _ func(dedup.Page)) {
 	fn.work, fn.pending, fn.batch, fn.stats = make(chan *signing, 4*runtime.GOMAXPROCS(0)), fn.pending[:0], batcher{}, map[string]int{}
 	for range runtime.GOMAXPROCS(0) {
 		fn.workers.Add(1)
@@ -120,7 +120,7 @@ func (fn *extractFn) StartBundle(ctx context.Context, _ func(Batch), _ func(Reje
 
 // ProcessElement hands one candidate to the workers (dedup.Sign) and takes
 // the oldest results once 4 × GOMAXPROCS are in flight.
-func (fn *extractFn) ProcessElement(ctx context.Context, c Candidate, batch func(Batch), reject func(Reject), stat func(string, int), unsigned func(Page)) {
+func (fn *extractFn) ProcessElement(ctx context.Context, c dedup.Candidate, batch func(docBatch), reject func(output.Reject), stat func(string, int), unsigned func(dedup.Page)) {
 	j := &signing{c: c, done: make(chan struct{})}
 	fn.pending = append(fn.pending, j)
 	fn.work <- j
@@ -131,7 +131,7 @@ func (fn *extractFn) ProcessElement(ctx context.Context, c Candidate, batch func
 
 // FinishBundle stops the workers and emits what is still in flight, the
 // last batch and the bundle's statistics.
-func (fn *extractFn) FinishBundle(ctx context.Context, batch func(Batch), reject func(Reject), stat func(string, int), unsigned func(Page)) {
+func (fn *extractFn) FinishBundle(ctx context.Context, batch func(docBatch), reject func(output.Reject), stat func(string, int), unsigned func(dedup.Page)) {
 	close(fn.work)
 	fn.workers.Wait()
 	for len(fn.pending) > 0 {
@@ -145,7 +145,7 @@ func (fn *extractFn) FinishBundle(ctx context.Context, batch func(Batch), reject
 
 // takeOldest waits for the oldest candidate in flight and passes its
 // results on.
-func (fn *extractFn) takeOldest(ctx context.Context, batch func(Batch), reject func(Reject), unsigned func(Page)) {
+func (fn *extractFn) takeOldest(ctx context.Context, batch func(docBatch), reject func(output.Reject), unsigned func(dedup.Page)) {
 	j := fn.pending[0]
 	fn.pending[0] = nil
 	fn.pending = fn.pending[1:]
@@ -176,7 +176,7 @@ func (fn *extractFn) takeOldest(ctx context.Context, batch func(Batch), reject f
 		n += b.Vec.Len()
 	}
 	extractSignatures.Inc(ctx, int64(n))
-	fn.batch.add(Doc{Doc: d}, batch)
+	fn.batch.add(doc{Doc: d}, batch)
 }
 
 // batcher gathers documents into Batches: a batch is emitted once it holds
@@ -184,13 +184,13 @@ func (fn *extractFn) takeOldest(ctx context.Context, batch func(Batch), reject f
 // maxBatchBytes, so a batch is at most maxBatchBytes or one document
 // (docs/deploy.md: elements stay under the 10 MB of cluster runners).
 type batcher struct {
-	b     Batch
+	b     docBatch
 	bytes int
 }
 
 // add adds d to the current batch (whose ID is its first document's
 // warc.Ref.ID), emitting it when full.
-func (bt *batcher) add(d Doc, emit func(Batch)) {
+func (bt *batcher) add(d doc, emit func(docBatch)) {
 	n := docBytes(d)
 	if len(bt.b.Docs) > 0 && bt.bytes+n > maxBatchBytes {
 		bt.flush(emit)
@@ -207,16 +207,16 @@ func (bt *batcher) add(d Doc, emit func(Batch)) {
 }
 
 // flush emits the current batch, if any.
-func (bt *batcher) flush(emit func(Batch)) {
+func (bt *batcher) flush(emit func(docBatch)) {
 	if len(bt.b.Docs) > 0 {
 		emit(bt.b)
 	}
-	bt.b, bt.bytes = Batch{}, 0
+	bt.b, bt.bytes = docBatch{}, 0
 }
 
 // docBytes estimates d's encoded size (appendDoc): its strings and about
 // 10 bytes per signature.
-func docBytes(d Doc) int {
+func docBytes(d doc) int {
 	n := 64 + len(d.RecordID) + len(d.URI) + len(d.File) + len(d.Rank) + len(d.Digest) + 10*len(d.Vec.Hashes)
 	for _, b := range d.Blocks {
 		n += 40 + 10*len(b.Vec.Hashes)

@@ -21,42 +21,42 @@ import (
 // groups its Grouping names, MatchGroups matches each group in memory
 // (Algorithm 1 for the SpotSigs matcher) or, a group of a cross grouping
 // over p.MaxGroupSignatures, as a grid of block-pair tasks (matchTasks);
-// the pairs it finds are Found.
+// the pairs it finds are foundPair.
 
 func init() {
-	beam.RegisterType(reflect.TypeOf((*Found)(nil)).Elem())
-	register.Function2x2[uint64, Part, uint64, gridSize](partGridSize)
+	beam.RegisterType(reflect.TypeOf((*foundPair)(nil)).Elem())
+	register.Function2x2[uint64, docPart, uint64, gridSize](partGridSize)
 	registerDoFn(&keyByTaskFn{})
 	registerDoFn(&matchTasksFn{})
-	register.Emitter2[string, Part]()
-	register.Iter1[Part]()
+	register.Emitter2[string, docPart]()
+	register.Iter1[docPart]()
 	registerDoFn(&keyByGroupFn{})
 	registerDoFn(&matchGroupsFn{})
-	register.Emitter2[uint64, Part]()
-	register.Emitter1[Found]()
-	register.Emitter1[PairRecord]()
-	register.Function1x1[Found, PairRecord](foundRecord)
-	register.Function2x0[Found, func(Found)](nearDuplicate)
+	register.Emitter2[uint64, docPart]()
+	register.Emitter1[foundPair]()
+	register.Emitter1[output.PairRecord]()
+	register.Function1x1[foundPair, output.PairRecord](foundRecord)
+	register.Function2x0[foundPair, func(foundPair)](nearDuplicate)
 }
 
-// Found is a candidate pair as MatchGroups finds it: the line of the pairs
+// foundPair is a candidate pair as MatchGroups finds it: the line of the pairs
 // output (two exact-copy representatives, in canonical order, with their
 // verification: only a NearDuplicate pair makes decisions, NearDuplicates)
 // and the Batches they travel in (Decide tells them whether they have a
 // pair).
-type Found struct {
-	Pair           PairRecord
+type foundPair struct {
+	Pair           output.PairRecord
 	ABatch, BBatch string
 }
 
 // foundRecord is a found pair's line of the pairs output.
-func foundRecord(f Found) PairRecord { return f.Pair }
+func foundRecord(f foundPair) output.PairRecord { return f.Pair }
 
 // newFound is the found pair of documents x and y at Jaccard j, verified
 // at share (dedup.Verify).
-func newFound(x, y PartDoc, j, share float64) Found {
+func newFound(x, y matchDoc, j, share float64) foundPair {
 	v := dedup.Verify(x.Sketch, y.Sketch, x.Site, y.Site, share)
-	f := Found{Pair: dedup.NewPairRecord(x.Ref, x.Vec.Len(), y.Ref, y.Vec.Len(), j, v), ABatch: x.Batch, BBatch: y.Batch}
+	f := foundPair{Pair: dedup.NewPairRecord(x.Ref, x.Vec.Len(), y.Ref, y.Vec.Len(), j, v), ABatch: x.Batch, BBatch: y.Batch}
 	if f.Pair.A() != x.Ref {
 		f.ABatch, f.BBatch = y.Batch, x.Batch
 	}
@@ -69,7 +69,7 @@ func FoundRecords(s beam.Scope, found beam.PCollection) beam.PCollection {
 }
 
 // nearDuplicate passes a found pair that verification accepted.
-func nearDuplicate(f Found, emit func(Found)) {
+func nearDuplicate(f foundPair, emit func(foundPair)) {
 	if f.Pair.NearDuplicate {
 		emit(f)
 	}
@@ -85,17 +85,17 @@ func NearDuplicates(s beam.Scope, found beam.PCollection) beam.PCollection {
 // maxBatchDocs documents or about maxBatchBytes, emitting a part when full
 // and the rest on flush.
 type partBuilder[K comparable] struct {
-	parts map[K]*Part
+	parts map[K]*docPart
 	bytes map[K]int
 }
 
-func (pb *partBuilder[K]) add(k K, d PartDoc, emit func(K, Part)) {
+func (pb *partBuilder[K]) add(k K, d matchDoc, emit func(K, docPart)) {
 	if pb.parts == nil {
-		pb.parts, pb.bytes = map[K]*Part{}, map[K]int{}
+		pb.parts, pb.bytes = map[K]*docPart{}, map[K]int{}
 	}
 	b := pb.parts[k]
 	if b == nil {
-		b = &Part{}
+		b = &docPart{}
 		pb.parts[k] = b
 	}
 	b.Docs = append(b.Docs, d)
@@ -107,7 +107,7 @@ func (pb *partBuilder[K]) add(k K, d PartDoc, emit func(K, Part)) {
 	}
 }
 
-func (pb *partBuilder[K]) flush(emit func(K, Part)) {
+func (pb *partBuilder[K]) flush(emit func(K, docPart)) {
 	for k, b := range pb.parts {
 		emit(k, *b)
 	}
@@ -126,7 +126,7 @@ var (
 // Grouping of p names (Grouping.Keys): for the SpotSigs matcher its τ
 // partition (§4.2) as a home document and, when it can match documents
 // there, its left neighbour as a guest. Returns KV<uint64 group key,
-// Part>: parts of a group's documents as matching needs them (PartDoc),
+// docPart>: parts of a group's documents as matching needs them (matchDoc),
 // with Guest set on guest copies.
 func KeyByGroup(s beam.Scope, batches beam.PCollection, p config.Params) beam.PCollection {
 	s = s.Scope("KeyByGroup")
@@ -149,10 +149,10 @@ func (fn *keyByGroupFn) Setup() error {
 }
 
 // StartBundle starts the bundle's parts.
-func (fn *keyByGroupFn) StartBundle(func(uint64, Part)) { fn.parts = partBuilder[uint64]{} }
+func (fn *keyByGroupFn) StartBundle(func(uint64, docPart)) { fn.parts = partBuilder[uint64]{} }
 
 // ProcessElement keys one batch's documents.
-func (fn *keyByGroupFn) ProcessElement(ctx context.Context, b Batch, emit func(uint64, Part)) {
+func (fn *keyByGroupFn) ProcessElement(ctx context.Context, b docBatch, emit func(uint64, docPart)) {
 	for i := range b.Docs {
 		d := partDoc(b.Docs[i])
 		for _, k := range fn.grouping.Keys(d.Vec) {
@@ -167,7 +167,7 @@ func (fn *keyByGroupFn) ProcessElement(ctx context.Context, b Batch, emit func(u
 }
 
 // FinishBundle emits the parts not yet full.
-func (fn *keyByGroupFn) FinishBundle(emit func(uint64, Part)) { fn.parts.flush(emit) }
+func (fn *keyByGroupFn) FinishBundle(emit func(uint64, docPart)) { fn.parts.flush(emit) }
 
 // MatchGroups groups the keyed documents (GroupByKey) and matches each group
 // in memory with the Grouping of p (Grouping.MatchGroup: Algorithm 1 of §4.3
@@ -175,7 +175,7 @@ func (fn *keyByGroupFn) FinishBundle(emit func(uint64, Part)) { fn.parts.flush(e
 // p.MaxGroupSignatures > 0, a group of more signatures is matched as a
 // block-pair grid instead, no task holding more than about
 // p.MaxGroupSignatures (matchTasks); the pairs are the same. It returns the
-// pairs (Found, each unordered pair once: when the Grouping may find a pair
+// pairs (foundPair, each unordered pair once: when the Grouping may find a pair
 // in several groups, pairs are de-duplicated) and adds to st the number of
 // groups (partitions), the size of the largest (largest_group, home + guest
 // documents; largest_group_signatures, their Σ|d|) and the number of
@@ -219,7 +219,7 @@ func (fn *matchGroupsFn) Setup() error {
 }
 
 // ProcessElement matches the group key.
-func (fn *matchGroupsFn) ProcessElement(ctx context.Context, key uint64, parts func(*Part) bool, emit func(Found), size, sigs, sameSite func(int)) error {
+func (fn *matchGroupsFn) ProcessElement(ctx context.Context, key uint64, parts func(*docPart) bool, emit func(foundPair), size, sigs, sameSite func(int)) error {
 	g := gatherParts(ctx, parts)
 	size(len(g.all))
 	sigs(g.sigs)
@@ -237,16 +237,16 @@ func (fn *matchGroupsFn) ProcessElement(ctx context.Context, key uint64, parts f
 // each side sorted by key so that every runner gives the matcher the same
 // order; pointers into the parts' batches, so no document is copied.
 type groupDocs struct {
-	all  []*PartDoc
+	all  []*matchDoc
 	home int // all[:home] are home documents, the rest guests
 	sigs int // Σ|d|
 }
 
 // gatherParts reads a group's (or task's) parts into groupDocs and
 // counts the group on the match counters.
-func gatherParts(ctx context.Context, parts func(*Part) bool) groupDocs {
-	var home, guests []*PartDoc
-	var b Part
+func gatherParts(ctx context.Context, parts func(*docPart) bool) groupDocs {
+	var home, guests []*matchDoc
+	var b docPart
 	for parts(&b) {
 		docs := b.Docs
 		for i := range docs {
@@ -256,9 +256,9 @@ func gatherParts(ctx context.Context, parts func(*Part) bool) groupDocs {
 				home = append(home, &docs[i])
 			}
 		}
-		b = Part{}
+		b = docPart{}
 	}
-	byKey := func(x, y *PartDoc) int { return x.Compare(y.Ref) }
+	byKey := func(x, y *matchDoc) int { return x.Compare(y.Ref) }
 	slices.SortFunc(home, byKey)
 	slices.SortFunc(guests, byKey)
 	g := groupDocs{all: append(home, guests...), home: len(home)}
@@ -280,21 +280,21 @@ func (g groupDocs) vectors() []spotsig.Vector {
 }
 
 // sink returns the pairSink that emits the pairs of g's matcher.
-func (g groupDocs) sink(ctx context.Context, what string, p config.Params, emit func(Found)) *pairSink {
+func (g groupDocs) sink(ctx context.Context, what string, p config.Params, emit func(foundPair)) *pairSink {
 	return &pairSink{ctx: ctx, what: what, docs: g.all, rule: p.SiteRule(), share: p.VerifyShare, emit: emit}
 }
 
 // pairSink checks each pair the matcher returns (indices into docs),
 // applies the same-site rule (config.Params.SiteRule) and emits the pairs
-// it keeps as Found, verified at share; it counts the pairs kept and
+// it keeps as foundPair, verified at share; it counts the pairs kept and
 // removed and keeps the first error.
 type pairSink struct {
 	ctx            context.Context
 	what           string
-	docs           []*PartDoc
+	docs           []*matchDoc
 	rule           match.SiteRule
 	share          float64
-	emit           func(Found)
+	emit           func(foundPair)
 	pairs, removed int
 	err            error
 }
@@ -321,7 +321,7 @@ func (s *pairSink) add(ps []match.Pair) {
 
 // partGridSize is the signatures of a part's home (side A) and guest
 // (side B) documents.
-func partGridSize(k uint64, b Part) (uint64, gridSize) {
+func partGridSize(k uint64, b docPart) (uint64, gridSize) {
 	var g gridSize
 	for _, d := range b.Docs {
 		if d.Guest {
@@ -366,12 +366,12 @@ type keyByTaskFn struct {
 }
 
 // StartBundle starts the bundle's parts.
-func (fn *keyByTaskFn) StartBundle(_ func(*gridSize) bool, _ func(string, Part)) {
+func (fn *keyByTaskFn) StartBundle(_ func(*gridSize) bool, _ func(string, docPart)) {
 	fn.parts = partBuilder[string]{}
 }
 
 // ProcessElement keys one part's documents.
-func (fn *keyByTaskFn) ProcessElement(ctx context.Context, group uint64, part Part, sizes func(*gridSize) bool, emit func(string, Part)) {
+func (fn *keyByTaskFn) ProcessElement(ctx context.Context, group uint64, part docPart, sizes func(*gridSize) bool, emit func(string, docPart)) {
 	g := gridSizes(&fn.sizes, sizes)[group]
 	grid := match.NewGrid(g.A, g.B, fn.MaxSigs, true)
 	if na, _ := grid.Blocks(); na == 0 {
@@ -387,7 +387,7 @@ func (fn *keyByTaskFn) ProcessElement(ctx context.Context, group uint64, part Pa
 }
 
 // FinishBundle emits the parts not yet full.
-func (fn *keyByTaskFn) FinishBundle(_ func(*gridSize) bool, emit func(string, Part)) {
+func (fn *keyByTaskFn) FinishBundle(_ func(*gridSize) bool, emit func(string, docPart)) {
 	fn.parts.flush(emit)
 }
 
@@ -418,7 +418,7 @@ func (fn *matchTasksFn) Setup() error {
 
 // ProcessElement matches one task. Pairs stream out of the matcher in
 // batches: a task's memory is its documents and index, not its pairs.
-func (fn *matchTasksFn) ProcessElement(ctx context.Context, key string, parts func(*Part) bool, emit func(Found), size, sigs, pairCount, sameSite func(int)) error {
+func (fn *matchTasksFn) ProcessElement(ctx context.Context, key string, parts func(*docPart) bool, emit func(foundPair), size, sigs, pairCount, sameSite func(int)) error {
 	g := gatherParts(ctx, parts)
 	size(len(g.all))
 	sigs(g.sigs)

@@ -17,22 +17,22 @@ import (
 )
 
 func init() {
-	beam.RegisterType(reflect.TypeOf((*Posting)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*Entry)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*posting)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*entry)(nil)).Elem())
 	register.Function2x1[int, int, int](sumInt)
 	register.Function2x1[int, int, int](maxInt)
 	registerDoFn(&distinctSignaturesFn{})
 	registerDoFn(&postingsFn{})
-	register.Function1x1[Batch, int](batchSignatures)
-	register.Function1x1[Batch, int](batchDocs)
+	register.Function1x1[docBatch, int](batchSignatures)
+	register.Function1x1[docBatch, int](batchDocs)
 	registerDoFn(&keepSignaturesFn{})
 	registerDoFn(&rebuildBatchFn{})
 	registerDoFn(&minSignaturesFn{})
 	register.Emitter2[uint64, int]()
-	register.Emitter2[uint64, []Posting]()
-	register.Emitter2[string, []Entry]()
-	register.Iter1[[]Posting]()
-	register.Iter1[[]Entry]()
+	register.Emitter2[uint64, []posting]()
+	register.Emitter2[string, []entry]()
+	register.Iter1[[]posting]()
+	register.Iter1[[]entry]()
 	register.Iter1[int]()
 }
 
@@ -43,18 +43,18 @@ var (
 	idfSkipped           = beam.NewCounter("idf", "skipped")
 )
 
-// Posting is one entry of a signature's inverted list during the IDF join:
+// posting is one entry of a signature's inverted list during the IDF join:
 // the document (its batch and its index in the batch) and the signature's
 // frequency in it.
-type Posting struct {
+type posting struct {
 	Batch string
 	Doc   int
 	Freq  uint32
 }
 
-// Entry is one (signature hash, frequency) component of a batch's
+// entry is one (signature hash, frequency) component of a batch's
 // document Doc while its vector is rebuilt after the IDF filter.
-type Entry struct {
+type entry struct {
 	Doc  int
 	Hash uint64
 	Freq uint32
@@ -81,7 +81,7 @@ func FilterIDF(s beam.Scope, st *Stats, batches beam.PCollection, p config.Param
 	before := beam.ParDo(s, batchSignatures, batches)
 	filtered := batches
 	if r := p.IDFRange(); !r.KeepsAll() {
-		n := SumInts(s, beam.ParDo(s, batchDocs, batches))
+		n := sumInts(s, beam.ParDo(s, batchDocs, batches))
 		df := beam.CombinePerKey(s, sumInt, beam.ParDo(s, &distinctSignaturesFn{}, batches))
 		postings := beam.ParDo(s, &postingsFn{}, batches)
 		entries := beam.ParDo(s, &keepSignaturesFn{Range: r},
@@ -97,7 +97,7 @@ func FilterIDF(s beam.Scope, st *Stats, batches beam.PCollection, p config.Param
 }
 
 // batchSignatures is Σ|d| over a batch's documents.
-func batchSignatures(b Batch) int {
+func batchSignatures(b docBatch) int {
 	n := 0
 	for _, d := range b.Docs {
 		n += d.Vec.Len()
@@ -106,7 +106,7 @@ func batchSignatures(b Batch) int {
 }
 
 // batchDocs is the number of documents of a batch.
-func batchDocs(b Batch) int { return len(b.Docs) }
+func batchDocs(b docBatch) int { return len(b.Docs) }
 
 // distinctSignaturesFn emits (signature hash, number of documents that
 // have it) summed within a bundle: summed per key this is the document
@@ -117,7 +117,7 @@ type distinctSignaturesFn struct {
 
 func (fn *distinctSignaturesFn) StartBundle(func(uint64, int)) { fn.merge.start(0) }
 
-func (fn *distinctSignaturesFn) ProcessElement(b Batch, emit func(uint64, int)) {
+func (fn *distinctSignaturesFn) ProcessElement(b docBatch, emit func(uint64, int)) {
 	for _, d := range b.Docs {
 		for _, h := range d.Vec.Hashes {
 			fn.merge.add(h, 8, func(n *int) { *n++ }, emit)
@@ -130,21 +130,21 @@ func (fn *distinctSignaturesFn) FinishBundle(emit func(uint64, int)) { fn.merge.
 // postingsFn emits the batch's inverted-list entries (hash, postings),
 // gathered per hash within a bundle.
 type postingsFn struct {
-	merge bundleMerge[uint64, []Posting]
+	merge bundleMerge[uint64, []posting]
 }
 
-func (fn *postingsFn) StartBundle(func(uint64, []Posting)) { fn.merge.start(0) }
+func (fn *postingsFn) StartBundle(func(uint64, []posting)) { fn.merge.start(0) }
 
-func (fn *postingsFn) ProcessElement(b Batch, emit func(uint64, []Posting)) {
+func (fn *postingsFn) ProcessElement(b docBatch, emit func(uint64, []posting)) {
 	for i, d := range b.Docs {
 		for k, h := range d.Vec.Hashes {
-			p := Posting{Batch: b.ID, Doc: i, Freq: d.Vec.Freqs[k]}
-			fn.merge.add(h, 40, func(ps *[]Posting) { *ps = append(*ps, p) }, emit)
+			p := posting{Batch: b.ID, Doc: i, Freq: d.Vec.Freqs[k]}
+			fn.merge.add(h, 40, func(ps *[]posting) { *ps = append(*ps, p) }, emit)
 		}
 	}
 }
 
-func (fn *postingsFn) FinishBundle(emit func(uint64, []Posting)) { fn.merge.flush(emit) }
+func (fn *postingsFn) FinishBundle(emit func(uint64, []posting)) { fn.merge.flush(emit) }
 
 // keepSignaturesFn sees one signature with its inverted list and its
 // document frequency, decides with spotsig.IDFRange.Keep(df, N) whether the
@@ -154,7 +154,7 @@ type keepSignaturesFn struct {
 	Range spotsig.IDFRange
 }
 
-func (fn *keepSignaturesFn) ProcessElement(ctx context.Context, hash uint64, postings func(*[]Posting) bool, dfs func(*int) bool, n int, emit func(string, []Entry)) {
+func (fn *keepSignaturesFn) ProcessElement(ctx context.Context, hash uint64, postings func(*[]posting) bool, dfs func(*int) bool, n int, emit func(string, []entry)) {
 	df, x := 0, 0
 	for dfs(&x) {
 		df += x
@@ -164,11 +164,11 @@ func (fn *keepSignaturesFn) ProcessElement(ctx context.Context, hash uint64, pos
 		return
 	}
 	idfSignaturesKept.Inc(ctx, 1)
-	byBatch := map[string][]Entry{}
-	var ps []Posting
+	byBatch := map[string][]entry{}
+	var ps []posting
 	for postings(&ps) {
 		for _, p := range ps {
-			byBatch[p.Batch] = append(byBatch[p.Batch], Entry{Doc: p.Doc, Hash: hash, Freq: p.Freq})
+			byBatch[p.Batch] = append(byBatch[p.Batch], entry{Doc: p.Doc, Hash: hash, Freq: p.Freq})
 		}
 		ps = nil
 	}
@@ -182,17 +182,17 @@ func (fn *keepSignaturesFn) ProcessElement(ctx context.Context, hash uint64, pos
 // signature keeps an empty vector (minSignaturesFn rejects it).
 type rebuildBatchFn struct{}
 
-func (fn *rebuildBatchFn) ProcessElement(ctx context.Context, id string, batches func(*Batch) bool, entries func(*[]Entry) bool, emit func(Batch)) error {
-	var b Batch
+func (fn *rebuildBatchFn) ProcessElement(ctx context.Context, id string, batches func(*docBatch) bool, entries func(*[]entry) bool, emit func(docBatch)) error {
+	var b docBatch
 	if !batches(&b) {
 		return nil // cannot happen: every kept posting comes from a batch
 	}
-	var other Batch
+	var other docBatch
 	if batches(&other) {
 		return fmt.Errorf("filter IDF: two batches with the ID %x", id)
 	}
-	per := make([][]Entry, len(b.Docs))
-	var es []Entry
+	per := make([][]entry, len(b.Docs))
+	var es []entry
 	for entries(&es) {
 		for _, e := range es {
 			if e.Doc < 0 || e.Doc >= len(per) {
@@ -203,7 +203,7 @@ func (fn *rebuildBatchFn) ProcessElement(ctx context.Context, id string, batches
 		es = nil
 	}
 	for i := range b.Docs {
-		slices.SortFunc(per[i], func(a, b Entry) int { return cmp.Compare(a.Hash, b.Hash) })
+		slices.SortFunc(per[i], func(a, b entry) int { return cmp.Compare(a.Hash, b.Hash) })
 		v := spotsig.Vector{Hashes: make([]uint64, len(per[i])), Freqs: make([]uint32, len(per[i]))}
 		for k, e := range per[i] {
 			v.Hashes[k], v.Freqs[k] = e.Hash, e.Freq
@@ -222,11 +222,11 @@ type minSignaturesFn struct {
 	MinSignatures int
 }
 
-func (fn *minSignaturesFn) ProcessElement(ctx context.Context, b Batch, emit func(Batch), reject func(Reject), unsigned func(Page), length, kept func(int)) {
+func (fn *minSignaturesFn) ProcessElement(ctx context.Context, b docBatch, emit func(docBatch), reject func(output.Reject), unsigned func(dedup.Page), length, kept func(int)) {
 	// A new slice: the input batch may be shared with other consumers of
 	// the same PCollection (fused stages see one decoded element), and a
 	// DoFn must not modify its input.
-	docs := make([]Doc, 0, len(b.Docs))
+	docs := make([]doc, 0, len(b.Docs))
 	n := 0
 	for _, d := range b.Docs {
 		n += d.Vec.Len()

@@ -21,9 +21,9 @@ import (
 func init() {
 	beam.RegisterType(reflect.TypeOf((*dedup.Prior)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*indexShard)(nil)).Elem())
-	register.Function2x0[Batch, func(string, dedup.Prior)](bestEntries)
-	register.Function2x0[Page, func(string, dedup.Prior)](pageEntry)
-	register.Function2x0[Decided, func(string, int)](keptKey)
+	register.Function2x0[docBatch, func(string, dedup.Prior)](bestEntries)
+	register.Function2x0[dedup.Page, func(string, dedup.Prior)](pageEntry)
+	register.Function2x0[decidedPage, func(string, int)](keptKey)
 	registerDoFn(&joinKeptFn{})
 	register.Function1x2[int, int, int](shardMarker)
 	registerDoFn(&writeIndexShardFn{})
@@ -90,7 +90,7 @@ func WriteIndex(s beam.Scope, seg IndexSegment, c Collapsed, unsigned beam.PColl
 // page (the only one of the group that can be kept) with the group's
 // vector and the representative's language and main-text sketch (the
 // group's members verified against it).
-func bestEntries(b Batch, emit func(string, dedup.Prior)) {
+func bestEntries(b docBatch, emit func(string, dedup.Prior)) {
 	for _, d := range b.Docs {
 		best := d.BestPage()
 		emit(best.ID(), dedup.Prior{Page: best, Lang: d.Lang, Vec: d.Vec, Sketch: d.Sketch})
@@ -98,12 +98,12 @@ func bestEntries(b Batch, emit func(string, dedup.Prior)) {
 }
 
 // pageEntry emits a page decided by its text, without a vector.
-func pageEntry(p Page, emit func(string, dedup.Prior)) {
+func pageEntry(p dedup.Page, emit func(string, dedup.Prior)) {
 	emit(p.ID(), dedup.Prior{Page: p})
 }
 
 // keptKey emits the key of a kept page.
-func keptKey(d Decided, emit func(string, int)) {
+func keptKey(d decidedPage, emit func(string, int)) {
 	if d.Line.Keep {
 		emit(d.Line.ID(), 1)
 	}

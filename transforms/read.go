@@ -23,8 +23,8 @@ func init() {
 	registerDoFn(&expandListFn{})
 	registerDoFn(&locateFn{})
 	registerDoFn(&pickPathFn{})
-	register.Emitter1[Candidate]()
-	register.Emitter1[Reject]()
+	register.Emitter1[dedup.Candidate]()
+	register.Emitter1[output.Reject]()
 	register.Emitter1[string]()
 	register.Emitter2[string, string]()
 	register.Iter1[string]()
@@ -38,8 +38,8 @@ var (
 )
 
 // ReadWARC reads the WARC files named by inputs and returns three
-// PCollections: the document candidates (Candidate, one per HTML response
-// record with its payload), the rejects (Reject) and the paths of the files
+// PCollections: the document candidates (dedup.Candidate, one per HTML response
+// record with its payload), the rejects (output.Reject) and the paths of the files
 // read (string: each file opened, once, under the path it was read by).
 //
 // Each input is a path, URL or glob on any filesystem of package storage
@@ -54,11 +54,11 @@ var (
 // recursive); a directory matched by a glob is not entered. Every path is
 // checked before it is opened (storage.Check): one that is not a regular
 // file (directory, FIFO, device, broken symbolic link) is a
-// Reject with dedup.ReasonIrregularFile, one that cannot be stat'ed or a
+// output.Reject with dedup.ReasonIrregularFile, one that cannot be stat'ed or a
 // glob that matches nothing one with dedup.ReasonUnreadableFile. Paths that
 // reach the same file (same device and inode, or the same canonical URL)
 // are read once, under one of them (pickPathFn); each other one is a
-// Reject with dedup.ReasonDuplicateFile (the same path given twice is read
+// output.Reject with dedup.ReasonDuplicateFile (the same path given twice is read
 // once without a reject). Files are spread over workers by a Reshuffle and
 // read by readWARCFn. Rejects of paths count as one record each, so every
 // record and every path not read is counted in "read/records" and exactly
@@ -100,7 +100,7 @@ func ReadWARC(ctx context.Context, s beam.Scope, st *Stats, inputs []string, pre
 	rejects = beam.Flatten(s, pathRejects, dupRejects, readRejects)
 	st.Count(s, output.StatRecords, candidates)
 	st.Count(s, output.StatRecords, rejects)
-	st.Add(NameStats(s, quirks))
+	st.Add(nameStats(s, quirks))
 	return candidates, rejects, files, nil
 }
 
@@ -124,12 +124,12 @@ func (fn *expandListFn) ProcessElement(ctx context.Context, list string, emit fu
 
 // locateFn expands a glob (storage.HasGlob) into the paths it matches and
 // a local directory into its WARC files (storage.WARCFilesIn; one with
-// none is a Reject), and checks each path (storage.Check): a path to read is emitted keyed by the
+// none is a output.Reject), and checks each path (storage.Check): a path to read is emitted keyed by the
 // identity of its file; any other path, a glob that matches nothing and a
 // glob that cannot be listed become Rejects at offset -1.
 type locateFn struct{}
 
-func (fn *locateFn) ProcessElement(ctx context.Context, pattern string, emit func(string, string), reject func(Reject)) error {
+func (fn *locateFn) ProcessElement(ctx context.Context, pattern string, emit func(string, string), reject func(output.Reject)) error {
 	paths := []string{pattern}
 	if files, isDir, err := storage.WARCFilesIn(pattern); isDir {
 		if err != nil || len(files) == 0 {
@@ -169,10 +169,10 @@ func (fn *locateFn) ProcessElement(ctx context.Context, pattern string, emit fun
 
 // rejectPath rejects input path p at offset -1 and counts it as a record
 // read and skipped.
-func rejectPath(ctx context.Context, reject func(Reject), p, reason, detail string) {
+func rejectPath(ctx context.Context, reject func(output.Reject), p, reason, detail string) {
 	readRecords.Inc(ctx, 1)
 	countReject(ctx, readSkipped, "read", reason)
-	reject(Reject{Ref: warc.Ref{File: p, Offset: -1}, Reason: reason, Detail: detail})
+	reject(output.Reject{Ref: warc.Ref{File: p, Offset: -1}, Reason: reason, Detail: detail})
 }
 
 // list lists a glob on its filesystem.
@@ -188,11 +188,11 @@ func list(ctx context.Context, glob string) ([]string, error) {
 // pickPathFn keeps one path of the paths that reach one file: the bytewise
 // smallest clean one (storage.IsClean: "a" before "./a"), else the
 // bytewise smallest, so the choice does not depend on input order. Each
-// other distinct path is a Reject with dedup.ReasonDuplicateFile naming the
+// other distinct path is a output.Reject with dedup.ReasonDuplicateFile naming the
 // path read.
 type pickPathFn struct{}
 
-func (fn *pickPathFn) ProcessElement(ctx context.Context, _ string, paths func(*string) bool, read func(string), reject func(Reject)) {
+func (fn *pickPathFn) ProcessElement(ctx context.Context, _ string, paths func(*string) bool, read func(string), reject func(output.Reject)) {
 	var all []string
 	var p string
 	for paths(&p) {
@@ -215,10 +215,10 @@ func (fn *pickPathFn) ProcessElement(ctx context.Context, _ string, paths func(*
 }
 
 // readWARCFn reads one WARC file with warc.ReadFile under the caps of Options
-// and emits a Candidate for each record warc.ReadFile did not skip, a
-// Reject for each one it did, and the file's path once it opened it. It never fails the bundle for bad input: a
-// file that cannot be opened or read becomes a Reject with
-// dedup.ReasonUnreadableFile, an empty one a Reject with
+// and emits a dedup.Candidate for each record warc.ReadFile did not skip, a
+// output.Reject for each one it did, and the file's path once it opened it. It never fails the bundle for bad input: a
+// file that cannot be opened or read becomes a output.Reject with
+// dedup.ReasonUnreadableFile, an empty one a output.Reject with
 // dedup.ReasonEmptyFile (dedup.ReadWARC).
 type readWARCFn struct {
 	Options warc.Options
@@ -228,7 +228,7 @@ type readWARCFn struct {
 // Each quirk the reader repaired in a record (warc.Quirks) is emitted to
 // quirk as the statistic name "quirks/<name>" and counted in
 // "read/quirk-<name>".
-func (fn *readWARCFn) ProcessElement(ctx context.Context, path string, emit func(Candidate), reject func(Reject), opened func(string), quirk func(string)) error {
+func (fn *readWARCFn) ProcessElement(ctx context.Context, path string, emit func(dedup.Candidate), reject func(output.Reject), opened func(string), quirk func(string)) error {
 	readFiles.Inc(ctx, 1)
 	rc, err := storage.Open(ctx, path)
 	var in io.Reader
@@ -237,13 +237,13 @@ func (fn *readWARCFn) ProcessElement(ctx context.Context, path string, emit func
 		opened(path)
 		in = &dedup.CountingReader{R: rc, Add: func(n int64) { countBytes(ctx, n) }}
 	}
-	dedup.ReadWARC(path, in, err, fn.Options, func(c Candidate) {
+	dedup.ReadWARC(path, in, err, fn.Options, func(c dedup.Candidate) {
 		readRecords.Inc(ctx, 1)
 		progress.records.Add(1)
 		readCandidates.Inc(ctx, 1)
 		countQuirks(ctx, quirk, c.Quirks)
 		emit(c)
-	}, func(r Reject) {
+	}, func(r output.Reject) {
 		readRecords.Inc(ctx, 1)
 		progress.records.Add(1)
 		countReject(ctx, readSkipped, "read", r.Reason)

@@ -8,15 +8,16 @@ import (
 	"testing"
 
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/output"
 )
 
 // readAll runs ReadWARC's per-file step (readWARCFn) on one path outside Beam.
-func readAll(t *testing.T, path string) ([]Candidate, []Reject) {
+func readAll(t *testing.T, path string) ([]dedup.Candidate, []output.Reject) {
 	t.Helper()
-	var cands []Candidate
-	var rejects []Reject
+	var cands []dedup.Candidate
+	var rejects []output.Reject
 	fn := &readWARCFn{}
-	err := fn.ProcessElement(context.Background(), path, func(c Candidate) { cands = append(cands, c) }, func(r Reject) { rejects = append(rejects, r) }, func(string) {}, func(string) {})
+	err := fn.ProcessElement(context.Background(), path, func(c dedup.Candidate) { cands = append(cands, c) }, func(r output.Reject) { rejects = append(rejects, r) }, func(string) {}, func(string) {})
 	if err != nil {
 		t.Fatalf("ProcessElement failed the bundle: %v", err)
 	}
@@ -82,7 +83,7 @@ func TestPickPathFn(t *testing.T) {
 	in := []string{"d/link.warc", "d/./a.warc", "d/a.warc", "d/a.warc", "d/hard.warc"}
 	i := 0
 	var read []string
-	var rejects []Reject
+	var rejects []output.Reject
 	(&pickPathFn{}).ProcessElement(context.Background(), "file:1:2", func(p *string) bool {
 		if i == len(in) {
 			return false
@@ -90,7 +91,7 @@ func TestPickPathFn(t *testing.T) {
 		*p = in[i]
 		i++
 		return true
-	}, func(p string) { read = append(read, p) }, func(r Reject) { rejects = append(rejects, r) })
+	}, func(p string) { read = append(read, p) }, func(r output.Reject) { rejects = append(rejects, r) })
 	if len(read) != 1 || read[0] != "d/a.warc" {
 		t.Errorf("read %q, want [d/a.warc]", read)
 	}

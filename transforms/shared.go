@@ -16,16 +16,16 @@ import (
 func init() {
 	beam.RegisterType(reflect.TypeOf((*blockEntry)(nil)).Elem())
 	registerDoFn(&blockShardsFn{})
-	register.Function1x2[Batch, string, Batch](keyBatch)
+	register.Function1x2[docBatch, string, docBatch](keyBatch)
 	registerDoFn(&sharedBlocksFn{})
 	registerDoFn(&resolveBatchFn{})
 	register.Emitter2[int, []blockEntry]()
 	register.Emitter2[string, []uint64]()
-	register.Emitter2[string, Batch]()
+	register.Emitter2[string, docBatch]()
 	register.Emitter1[int]()
 	register.Iter1[[]blockEntry]()
 	register.Iter1[[]uint64]()
-	register.Iter1[Batch]()
+	register.Iter1[docBatch]()
 }
 
 var (
@@ -66,7 +66,7 @@ func DropSharedBlocks(s beam.Scope, st *Stats, batches beam.PCollection, p confi
 }
 
 // keyBatch keys a batch by its ID.
-func keyBatch(b Batch) (string, Batch) { return b.ID, b }
+func keyBatch(b docBatch) (string, docBatch) { return b.ID, b }
 
 // blockEntry is one block's counts and the IDs of the batches that have
 // it, as far as one bundle saw them.
@@ -94,7 +94,7 @@ type blockShardsFn struct {
 
 func (fn *blockShardsFn) StartBundle(func(int, []blockEntry)) { fn.merge.start(fn.Limit) }
 
-func (fn *blockShardsFn) ProcessElement(b Batch, emit func(int, []blockEntry)) {
+func (fn *blockShardsFn) ProcessElement(b docBatch, emit func(int, []blockEntry)) {
 	full := false
 	for _, d := range b.Docs {
 		ctx := dedup.NewContexts(d.Blocks)
@@ -165,12 +165,12 @@ func (fn *sharedBlocksFn) FinishBundle(emit func(string, []uint64)) { fn.merge.f
 // statistics of the batch's documents on its other outputs.
 type resolveBatchFn struct{}
 
-func (fn *resolveBatchFn) ProcessElement(ctx context.Context, id string, batches func(*Batch) bool, hashes func(*[]uint64) bool, emit func(Batch), dropped func(int), stat func(string, int)) error {
-	var b Batch
+func (fn *resolveBatchFn) ProcessElement(ctx context.Context, id string, batches func(*docBatch) bool, hashes func(*[]uint64) bool, emit func(docBatch), dropped func(int), stat func(string, int)) error {
+	var b docBatch
 	if !batches(&b) {
 		return nil // cannot happen: every reference comes from a batch
 	}
-	var other Batch
+	var other docBatch
 	if batches(&other) {
 		return fmt.Errorf("shared blocks: two batches with the ID %x", id)
 	}

@@ -53,7 +53,7 @@ func checkDropSharedBlocks(t *testing.T, files []string, limit int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var docs []Doc
+	var docs []doc
 	var ddocs []dedup.Doc
 	for _, name := range files {
 		f, err := os.Open(name)
@@ -69,7 +69,7 @@ func checkDropSharedBlocks(t *testing.T, files []string, limit int) {
 				return
 			}
 			d := s.Doc
-			docs = append(docs, Doc{Doc: dedup.Doc{Page: Page{Ref: d.Ref}, Vec: d.Vec, Blocks: d.Blocks}})
+			docs = append(docs, doc{Doc: dedup.Doc{Page: dedup.Page{Ref: d.Ref}, Vec: d.Vec, Blocks: d.Blocks}})
 			ddocs = append(ddocs, d)
 		}, func(output.Reject) {})
 		f.Close()
@@ -81,7 +81,7 @@ func checkDropSharedBlocks(t *testing.T, files []string, limit int) {
 	var want []string
 	langs := map[string]int{}
 	for _, d := range ddocs {
-		want = append(want, docSummary(Doc{Doc: dedup.Doc{Page: Page{Ref: d.Ref}, Vec: d.Vec}}))
+		want = append(want, docSummary(doc{Doc: dedup.Doc{Page: dedup.Page{Ref: d.Ref}, Vec: d.Vec}}))
 		if d.Lang != "" {
 			langs[d.Lang]++
 		}

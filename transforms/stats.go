@@ -14,27 +14,27 @@ func sumInt(a, b int) int { return a + b }
 
 func maxInt(a, b int) int { return max(a, b) }
 
-// SumInts returns a PCollection<int> holding exactly one element: the sum of
+// sumInts returns a PCollection<int> holding exactly one element: the sum of
 // the ints in col, 0 when col is empty. (A global Combine of an empty
 // PCollection emits nothing, so a 0 is flattened in first: the result can be
 // used as a singleton side input whatever the input.)
-func SumInts(s beam.Scope, col beam.PCollection) beam.PCollection {
+func sumInts(s beam.Scope, col beam.PCollection) beam.PCollection {
 	s = s.Scope("SumInts")
 	return beam.Combine(s, sumInt, beam.Flatten(s, beam.ParDo(s, &sumFn{}, col), beam.Create(s, 0)))
 }
 
-// MaxInts is like SumInts for the maximum of non-negative ints (0 when col
+// maxInts is like sumInts for the maximum of non-negative ints (0 when col
 // is empty).
-func MaxInts(s beam.Scope, col beam.PCollection) beam.PCollection {
+func maxInts(s beam.Scope, col beam.PCollection) beam.PCollection {
 	s = s.Scope("MaxInts")
 	return beam.Combine(s, maxInt, beam.Flatten(s, col, beam.Create(s, 0)))
 }
 
-// CountElements returns a PCollection<int> holding exactly one element: the
+// countElements returns a PCollection<int> holding exactly one element: the
 // number of elements of col (which must not be a KV PCollection).
-func CountElements(s beam.Scope, col beam.PCollection) beam.PCollection {
+func countElements(s beam.Scope, col beam.PCollection) beam.PCollection {
 	s = s.Scope("CountElements")
-	return SumInts(s, beam.ParDo(s, &countFn{}, col))
+	return sumInts(s, beam.ParDo(s, &countFn{}, col))
 }
 
 // Counts and sums are taken within each bundle and shuffled as one number

@@ -45,37 +45,37 @@ type Stats struct {
 // PCollection).
 func (st *Stats) Count(s beam.Scope, name string, col beam.PCollection) {
 	mustStatistic(name, false)
-	st.cols = append(st.cols, Stat(s, name, CountElements(s.Scope("Count."+name), col)))
+	st.cols = append(st.cols, namedStat(s, name, countElements(s.Scope("Count."+name), col)))
 }
 
 // Sum adds the statistic name: the sum of the ints of col.
 func (st *Stats) Sum(s beam.Scope, name string, ints beam.PCollection) {
 	mustStatistic(name, false)
-	st.cols = append(st.cols, Stat(s, name, SumInts(s.Scope("Sum."+name), ints)))
+	st.cols = append(st.cols, namedStat(s, name, sumInts(s.Scope("Sum."+name), ints)))
 }
 
 // Max adds the statistic name: the largest of the non-negative ints of col
 // (0 if none).
 func (st *Stats) Max(s beam.Scope, name string, ints beam.PCollection) {
 	mustStatistic(name, true)
-	st.cols = append(st.cols, Stat(s, name, MaxInts(s.Scope("Max."+name), ints)))
+	st.cols = append(st.cols, namedStat(s, name, maxInts(s.Scope("Max."+name), ints)))
 }
 
 // Add adds statistics already keyed by name (KV<string, int>, e.g.
-// SkipStats).
+// skipStats).
 func (st *Stats) Add(kv beam.PCollection) { st.cols = append(st.cols, kv) }
 
 // Collection returns every statistic added, as one PCollection.
 func (st *Stats) Collection(s beam.Scope) beam.PCollection {
 	if len(st.cols) == 0 {
-		return Stat(s, output.StatRecords, beam.Create(s, 0)) // nothing added: records 0
+		return namedStat(s, output.StatRecords, beam.Create(s, 0)) // nothing added: records 0
 	}
 	return beam.Flatten(s, st.cols...)
 }
 
-// Stat turns a PCollection<int> holding one number (see SumInts) into the
+// namedStat turns a PCollection<int> holding one number (see sumInts) into the
 // statistic KV<string, int> (name, number) for WriteSummary.
-func Stat(s beam.Scope, name string, single beam.PCollection) beam.PCollection {
+func namedStat(s beam.Scope, name string, single beam.PCollection) beam.PCollection {
 	return beam.ParDo(s.Scope("Stat."+name), &statFn{Name: name}, single)
 }
 
@@ -83,15 +83,15 @@ type statFn struct{ Name string }
 
 func (fn *statFn) ProcessElement(n int, emit func(string, int)) { emit(fn.Name, n) }
 
-// SkipStats counts rejects per reason as statistics "skipped/<reason>".
-func SkipStats(s beam.Scope, rejects beam.PCollection) beam.PCollection {
+// skipStats counts rejects per reason as statistics "skipped/<reason>".
+func skipStats(s beam.Scope, rejects beam.PCollection) beam.PCollection {
 	s = s.Scope("SkipStats")
 	return beam.CombinePerKey(s, sumInt, beam.ParDo(s, &skipStatFn{}, rejects))
 }
 
-// NameStats counts the statistic names of names (string, e.g.
+// nameStats counts the statistic names of names (string, e.g.
 // "capped/<cap>", "languages/<code>"), one per element.
-func NameStats(s beam.Scope, names beam.PCollection) beam.PCollection {
+func nameStats(s beam.Scope, names beam.PCollection) beam.PCollection {
 	s = s.Scope("NameStats")
 	return beam.CombinePerKey(s, sumInt, beam.ParDo(s, &nameStatFn{}, names))
 }
@@ -108,7 +108,7 @@ type skipStatFn struct{ sums statSums }
 
 func (fn *skipStatFn) StartBundle(func(string, int)) { fn.sums.start() }
 
-func (fn *skipStatFn) ProcessElement(r Reject, emit func(string, int)) {
+func (fn *skipStatFn) ProcessElement(r output.Reject, emit func(string, int)) {
 	fn.sums.add(output.StatSkippedPrefix+r.Reason, 1, emit)
 }
 
@@ -116,7 +116,7 @@ func (fn *skipStatFn) FinishBundle(emit func(string, int)) { fn.sums.flush(emit)
 
 // WriteSummary writes <out.Dir>/summary.json (under its temporary name
 // until out.Commit) from stats (KV<string, int>, one element per statistic,
-// see output.Stat* and SkipStats) and files (the paths read, string).
+// see output.Stat* and skipStats) and files (the paths read, string).
 // base supplies the parameters, input and output; the language data of
 // its parameters (config.Params.Languages) is added when it is written.
 func WriteSummary(s beam.Scope, out *Outputs, base output.Summary, stats, files beam.PCollection) {

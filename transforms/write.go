@@ -18,8 +18,8 @@ import (
 )
 
 func init() {
-	register.Function1x2[PairRecord, string, error](pairLine)
-	register.Function1x2[Reject, string, error](rejectLine)
+	register.Function1x2[output.PairRecord, string, error](pairLine)
+	register.Function1x2[output.Reject, string, error](rejectLine)
 	registerDoFn(&spillRunsFn{})
 	registerDoFn(&shardMarkerFn{})
 	registerDoFn(&writeShardFn{})
@@ -28,7 +28,7 @@ func init() {
 	register.Iter1[string]()
 }
 
-// WritePairs writes the pairs (PairRecord) to <out.Dir>/pairs-SSSSS-of-NNNNN
+// WritePairs writes the pairs (output.PairRecord) to <out.Dir>/pairs-SSSSS-of-NNNNN
 // in out's format, see WriteLines and output.PairRecord; in JSON lines
 // jaccard is the shortest decimal that reads back as the same float64
 // (encoding/json).
@@ -37,18 +37,18 @@ func WritePairs(s beam.Scope, out *Outputs, pairs beam.PCollection) {
 	WriteLines(s, out, output.Pairs, beam.ParDo(s, pairLine, pairs))
 }
 
-// WriteRejects writes the rejects (Reject, output.Reject) to
+// WriteRejects writes the rejects (output.Reject, output.Reject) to
 // <out.Dir>/rejects-SSSSS-of-NNNNN in out's format, see WriteLines; and adds their number per reason to st
 // ("skipped/<reason>").
 func WriteRejects(s beam.Scope, st *Stats, out *Outputs, rejects beam.PCollection) {
 	s = s.Scope("WriteRejects")
-	st.Add(SkipStats(s, rejects))
+	st.Add(skipStats(s, rejects))
 	WriteLines(s, out, output.Rejects, beam.ParDo(s, rejectLine, rejects))
 }
 
-func pairLine(p PairRecord) (string, error) { return output.Line(p) }
+func pairLine(p output.PairRecord) (string, error) { return output.Line(p) }
 
-func rejectLine(r Reject) (string, error) { return output.Line(r) }
+func rejectLine(r output.Reject) (string, error) { return output.Line(r) }
 
 // WriteLines writes the non-empty strings of lines (the JSON lines of the
 // rows of the output prefix, output.Line) to out.Shards files

@@ -27,7 +27,7 @@ func TestWriteOutputs(t *testing.T) {
 	p := config.DefaultParams()
 	res := smallResult(t, p)
 	c := newDecideCase(t, res, 2)
-	rejects := []Reject{
+	rejects := []output.Reject{
 		{Ref: warc.Ref{File: "f.warc.gz", Offset: 900, RecordID: "R1", URI: "http://r.example/?a=1&b=2"}, Reason: "request"},
 		{Ref: warc.Ref{File: "f.warc.gz", Offset: 1000, RecordID: "R2"}, Reason: "request"},
 		{Ref: warc.Ref{File: "g.warc.gz"}, Reason: dedup.ReasonEmptyFile},
@@ -55,9 +55,9 @@ func TestWriteOutputs(t *testing.T) {
 		WritePairs(s, out, beam.Flatten(s, FoundRecords(s, beam.CreateList(s, c.found)), ExactPairs(s, groups.Copies), TextCopyPairs(s, st, r.Decisions)))
 		WriteRejects(s, st, out, beam.CreateList(s, rejects))
 		WriteDecisions(s, out, r)
-		st.Add(Stat(s, output.StatRecords, beam.Create(s, len(res.Pages)+len(rejects))))
-		st.Add(Stat(s, output.StatDocuments, beam.Create(s, len(res.Docs))))
-		st.Add(Stat(s, output.StatPairs, beam.Create(s, len(c.found))))
+		st.Add(namedStat(s, output.StatRecords, beam.Create(s, len(res.Pages)+len(rejects))))
+		st.Add(namedStat(s, output.StatDocuments, beam.Create(s, len(res.Docs))))
+		st.Add(namedStat(s, output.StatPairs, beam.Create(s, len(c.found))))
 		base := output.Summary{Parameters: p, Input: []string{"in/*.warc.gz"}, Output: dir, Shards: 1}
 		WriteSummary(s, out, base, st.Collection(s), beam.Create(s, "g.warc.gz", "f.warc.gz"))
 		out.Commit(s)

@@ -36,7 +36,7 @@ func TestEvalReadsEitherFormat(t *testing.T) {
 			t.Fatal(err)
 		}
 		p, s := beam.NewPipelineWithRoot()
-		if err := pipeline.Build(s, cfg); err != nil {
+		if err := pipeline.Build(context.Background(), s, cfg); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := beam.Run(context.Background(), "direct", p); err != nil {

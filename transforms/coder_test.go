@@ -10,13 +10,14 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
 // randomDoc builds a document with n distinct signatures, including the
 // extreme hash values 0 and 2^64-1 and large frequencies.
-func randomDoc(r *rand.Rand, n int) Doc {
+func randomDoc(r *rand.Rand, n int) doc {
 	hashes := make([]uint64, 0, n+2)
 	for range n {
 		hashes = append(hashes, r.Uint64())
@@ -24,9 +25,9 @@ func randomDoc(r *rand.Rand, n int) Doc {
 	hashes = append(hashes, 0, ^uint64(0), ^uint64(0))
 	v := spotsig.NewVector(hashes)
 	v.Freqs[0] = 1<<32 - 1
-	return Doc{
+	return doc{
 		Doc: dedup.Doc{
-			Page: Page{Ref: warc.Ref{
+			Page: dedup.Page{Ref: warc.Ref{
 				RecordID: "urn:uuid:1d66b0fd-aed4-4e9c-8bf3-660ae81ec115",
 				URI:      "http://example.org/ä?x=1&y=2",
 				File:     "gs://bucket/crawl/file-00001.warc.gz",
@@ -43,9 +44,9 @@ func randomDoc(r *rand.Rand, n int) Doc {
 
 func TestDocCoderRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	docs := []Doc{{}, {Doc: dedup.Doc{Page: Page{Ref: warc.Ref{Offset: -1}}}}, randomDoc(r, 0), randomDoc(r, 1), randomDoc(r, 1000)}
+	docs := []doc{{}, {Doc: dedup.Doc{Page: dedup.Page{Ref: warc.Ref{Offset: -1}}}}, randomDoc(r, 0), randomDoc(r, 1), randomDoc(r, 1000)}
 	grouped := randomDoc(r, 3)
-	grouped.Group = dedup.Group{Size: 7, Best: &Page{Ref: warc.Ref{File: "other", RecordID: "urn:x"}, Rank: "00aa"}}
+	grouped.Group = dedup.Group{Size: 7, Best: &dedup.Page{Ref: warc.Ref{File: "other", RecordID: "urn:x"}, Rank: "00aa"}}
 	docs = append(docs, grouped)
 	withBlocks := randomDoc(r, 0)
 	withBlocks.Vec = spotsig.Vector{}
@@ -55,8 +56,8 @@ func TestDocCoderRoundTrip(t *testing.T) {
 	}
 	docs = append(docs, withBlocks)
 	for i, d := range docs {
-		b := EncodeDoc(d)
-		got, err := DecodeDoc(b)
+		b := encodeDoc(d)
+		got, err := decodeDoc(b)
 		if err != nil {
 			t.Fatalf("doc %d: decode: %v", i, err)
 		}
@@ -76,38 +77,38 @@ func TestDocCoderCompact(t *testing.T) {
 	d := randomDoc(rand.New(rand.NewPCG(3, 4)), 1000)
 	d.Vec.Freqs[0] = 1
 	n := len(d.Vec.Hashes)
-	if got := len(EncodeDoc(d)); got >= 12*n {
+	if got := len(encodeDoc(d)); got >= 12*n {
 		t.Errorf("encoded %d signatures in %d bytes, want < %d", n, got, 12*n)
 	}
 }
 
 func TestDocCoderRejectsCorruptInput(t *testing.T) {
-	good := EncodeDoc(randomDoc(rand.New(rand.NewPCG(5, 6)), 20))
+	good := encodeDoc(randomDoc(rand.New(rand.NewPCG(5, 6)), 20))
 	for cut := 0; cut < len(good); cut++ {
-		if _, err := DecodeDoc(good[:cut]); err == nil {
+		if _, err := decodeDoc(good[:cut]); err == nil {
 			t.Fatalf("truncated to %d of %d bytes: no error", cut, len(good))
 		}
 	}
-	if _, err := DecodeDoc(append(append([]byte{}, good...), 0)); err == nil {
+	if _, err := decodeDoc(append(append([]byte{}, good...), 0)); err == nil {
 		t.Error("trailing byte: no error")
 	}
 	bad := append([]byte{}, good...)
 	bad[0] = 99
-	if _, err := DecodeDoc(bad); err == nil {
+	if _, err := decodeDoc(bad); err == nil {
 		t.Error("wrong version: no error")
 	}
 	// Two equal hashes (delta 0 after the first) violate "ascending, unique".
-	dup := EncodeDoc(Doc{Doc: dedup.Doc{Vec: spotsig.Vector{Hashes: []uint64{5, 5}, Freqs: []uint32{1, 1}}}})
-	if _, err := DecodeDoc(dup); err == nil {
+	dup := encodeDoc(doc{Doc: dedup.Doc{Vec: spotsig.Vector{Hashes: []uint64{5, 5}, Freqs: []uint32{1, 1}}}})
+	if _, err := decodeDoc(dup); err == nil {
 		t.Error("repeated hash: no error")
 	}
 	// An overlong varint (0 as 0x80 0x00) would give a second encoding.
-	if _, err := DecodeDoc([]byte{docCoderVersion, 0x80, 0x00, 0, 0, 0, 0, 0, 0}); err == nil {
+	if _, err := decodeDoc([]byte{docCoderVersion, 0x80, 0x00, 0, 0, 0, 0, 0, 0}); err == nil {
 		t.Error("non-minimal varint: no error")
 	}
 	// A huge signature count must fail before allocating.
 	huge := append(append([]byte{docCoderVersion}, make([]byte, 20)...), 0xff, 0xff, 0xff, 0xff, 0x0f)
-	if _, err := DecodeDoc(huge); err == nil {
+	if _, err := decodeDoc(huge); err == nil {
 		t.Error("signature count beyond the input: no error")
 	}
 }
@@ -115,9 +116,9 @@ func TestDocCoderRejectsCorruptInput(t *testing.T) {
 // A batch of documents round-trips, and a corrupt one is refused.
 func TestBatchCoderRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
-	b := Batch{ID: "batch-7", Docs: []Doc{randomDoc(r, 3), randomDoc(r, 0), randomDoc(r, 50)}}
-	enc := EncodeBatch(b)
-	got, err := DecodeBatch(enc)
+	b := docBatch{ID: "batch-7", Docs: []doc{randomDoc(r, 3), randomDoc(r, 0), randomDoc(r, 50)}}
+	enc := encodeBatch(b)
+	got, err := decodeBatch(enc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,11 +126,11 @@ func TestBatchCoderRoundTrip(t *testing.T) {
 		t.Errorf("round trip changed the batch:\n got %+v\nwant %+v", got, b)
 	}
 	for cut := 0; cut < len(enc); cut += 7 {
-		if _, err := DecodeBatch(enc[:cut]); err == nil {
+		if _, err := decodeBatch(enc[:cut]); err == nil {
 			t.Fatalf("truncated to %d of %d bytes: no error", cut, len(enc))
 		}
 	}
-	if e, err := DecodeBatch(EncodeBatch(Batch{ID: "empty"})); err != nil || e.ID != "empty" || len(e.Docs) != 0 {
+	if e, err := decodeBatch(encodeBatch(docBatch{ID: "empty"})); err != nil || e.ID != "empty" || len(e.Docs) != 0 {
 		t.Errorf("empty batch: %+v, %v", e, err)
 	}
 }
@@ -138,17 +139,17 @@ func TestBatchCoderRoundTrip(t *testing.T) {
 // rejects truncated input.
 func TestPartCoderRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
-	var p Part
+	var p docPart
 	for i, n := range []int{3, 0, 50} {
 		d := randomDoc(r, n)
 		d.Batch, d.Guest = fmt.Sprint("batch-", i), i == 1
 		p.Docs = append(p.Docs, partDoc(d))
-		if want := (PartDoc{Ref: d.Ref, Site: d.Site, Vec: d.Vec, Batch: d.Batch, Guest: d.Guest}); !reflect.DeepEqual(p.Docs[i], want) {
+		if want := (matchDoc{Ref: d.Ref, Site: d.Site, Vec: d.Vec, Batch: d.Batch, Guest: d.Guest}); !reflect.DeepEqual(p.Docs[i], want) {
 			t.Fatalf("partDoc: %+v, want %+v", p.Docs[i], want)
 		}
 	}
-	enc := EncodePart(p)
-	got, err := DecodePart(enc)
+	enc := encodePart(p)
+	got, err := decodePart(enc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,11 +157,11 @@ func TestPartCoderRoundTrip(t *testing.T) {
 		t.Errorf("round trip changed the part:\n got %+v\nwant %+v", got, p)
 	}
 	for cut := 0; cut < len(enc); cut += 7 {
-		if _, err := DecodePart(enc[:cut]); err == nil {
+		if _, err := decodePart(enc[:cut]); err == nil {
 			t.Fatalf("truncated to %d of %d bytes: no error", cut, len(enc))
 		}
 	}
-	if _, err := DecodePart(append(enc, 0)); err == nil {
+	if _, err := decodePart(append(enc, 0)); err == nil {
 		t.Fatal("a trailing byte: no error")
 	}
 }
@@ -171,7 +172,7 @@ func TestPartCoderRoundTrip(t *testing.T) {
 // batch is nearly full.
 func TestBatcherBoundsElements(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	var in []Doc
+	var in []doc
 	for i := range 40 {
 		n := r.IntN(3000)
 		if i%7 == 3 {
@@ -183,15 +184,15 @@ func TestBatcherBoundsElements(t *testing.T) {
 		in = append(in, d)
 	}
 	var bt batcher
-	var out []Batch
-	emit := func(b Batch) { out = append(out, b) }
+	var out []docBatch
+	emit := func(b docBatch) { out = append(out, b) }
 	for _, d := range in {
 		bt.add(d, emit)
 	}
 	bt.flush(emit)
 	var got []int64
 	for _, b := range out {
-		if size := len(EncodeBatch(b)); size >= 10<<20 {
+		if size := len(encodeBatch(b)); size >= 10<<20 {
 			t.Errorf("batch of %d documents encodes to %d bytes", len(b.Docs), size)
 		}
 		est := 0
@@ -222,16 +223,16 @@ func TestBatcherBoundsElements(t *testing.T) {
 }
 
 func FuzzDecodeDoc(f *testing.F) {
-	f.Add(EncodeDoc(randomDoc(rand.New(rand.NewPCG(7, 8)), 5)))
+	f.Add(encodeDoc(randomDoc(rand.New(rand.NewPCG(7, 8)), 5)))
 	f.Add([]byte{docCoderVersion})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		d, err := DecodeDoc(b)
+		d, err := decodeDoc(b)
 		if err != nil {
 			return
 		}
 		// Whatever decodes must re-encode to the same bytes (the encoding is
 		// canonical) and be a valid vector.
-		if got := EncodeDoc(d); string(got) != string(b) {
+		if got := encodeDoc(d); string(got) != string(b) {
 			t.Fatalf("re-encoding differs: %x vs %x", got, b)
 		}
 		for i := 1; i < len(d.Vec.Hashes); i++ {
@@ -254,7 +255,7 @@ func (panicSigner) Sign(context.Context, []byte, string) dedup.Signed {
 // goroutine, where the runner reports the element's failure.
 func TestExtractWorkerPanicReachesDoFn(t *testing.T) {
 	fn := &extractFn{signer: panicSigner{}}
-	j := &signing{c: Candidate{Ref: warc.Ref{File: "a.warc.gz", Offset: 7}, Payload: []byte("<p>x</p>")}, done: make(chan struct{})}
+	j := &signing{c: dedup.Candidate{Ref: warc.Ref{File: "a.warc.gz", Offset: 7}, Payload: []byte("<p>x</p>")}, done: make(chan struct{})}
 	fn.sign(context.Background(), j)
 	<-j.done
 	if j.panicked == nil || !strings.Contains(fmt.Sprint(j.panicked), "broken scheme") {
@@ -267,5 +268,5 @@ func TestExtractWorkerPanicReachesDoFn(t *testing.T) {
 			t.Errorf("takeOldest did not raise the signing panic: %v", r)
 		}
 	}()
-	fn.takeOldest(context.Background(), func(Batch) {}, func(Reject) {}, func(Page) {})
+	fn.takeOldest(context.Background(), func(docBatch) {}, func(output.Reject) {}, func(dedup.Page) {})
 }

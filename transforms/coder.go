@@ -1,0 +1,469 @@
+package transforms
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/spotsig"
+)
+
+// The hand-written binary coder of the documents that cross every shuffle up
+// to matching (doc, docBatch, docPart): varints and deltas, one encoding
+// per value, and a decoder that refuses anything else without allocating
+// more than its input can describe.
+
+func init() {
+	beam.RegisterCoder(reflect.TypeOf((*doc)(nil)).Elem(), encodeDoc, decodeDoc)
+	beam.RegisterCoder(reflect.TypeOf((*docBatch)(nil)).Elem(), encodeBatch, decodeBatch)
+	beam.RegisterCoder(reflect.TypeOf((*docPart)(nil)).Elem(), encodePart, decodePart)
+}
+
+// docCoderVersion is the first byte of every encoded doc, docBatch and docPart, so a
+// worker of another build fails loudly instead of misreading the bytes.
+const docCoderVersion = 8
+
+// encodeDoc is doc's Beam coder: a version byte, then the document
+// (appendDoc).
+func encodeDoc(d doc) []byte {
+	return appendDoc(append(make([]byte, 0, 64+len(d.RecordID)+len(d.URI)+len(d.File)+12*len(d.Vec.Hashes)), docCoderVersion), d)
+}
+
+// appendDoc appends d: its page (appendPage), Batch as uvarint length +
+// bytes, Guest as one byte, Site as 8 bytes little-endian, Group (Size as a
+// uvarint, then one byte 1 and Best's page, or 0), the vector (the number
+// of distinct signatures n as a uvarint, the n ascending hashes as uvarint
+// deltas from the previous hash (the first from 0), and the n frequencies
+// as uvarints), then the number of blocks as a uvarint and per block its
+// hash (8 bytes, little-endian), Main as one byte, Prev and Next (8 bytes
+// each), Lang as uvarint length + bytes and its vector, then the main-text
+// sketch (appendSketch), and last the document's Lang as uvarint length +
+// bytes. A vector of n
+// signatures thus costs at most 10n + 5n bytes, in practice about 10 (8–9
+// for a random 64-bit hash delta, 1 for the frequency).
+func appendDoc(buf []byte, d doc) []byte {
+	buf = appendPage(buf, d.Page)
+	buf = appendString(buf, d.Batch)
+	buf = appendBool(buf, d.Guest)
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(d.Site))
+	buf = binary.AppendUvarint(buf, uint64(d.Group.Size))
+	buf = appendBool(buf, d.Group.Best != nil)
+	if d.Group.Best != nil {
+		buf = appendPage(buf, *d.Group.Best)
+	}
+	buf = appendVector(buf, d.Vec)
+	buf = binary.AppendUvarint(buf, uint64(len(d.Blocks)))
+	for _, b := range d.Blocks {
+		buf = binary.LittleEndian.AppendUint64(buf, b.Hash)
+		buf = appendBool(buf, b.Main)
+		buf = binary.LittleEndian.AppendUint64(buf, b.Prev)
+		buf = binary.LittleEndian.AppendUint64(buf, b.Next)
+		buf = appendString(buf, b.Lang)
+		buf = appendVector(buf, b.Vec)
+	}
+	buf = appendSketch(buf, d.Sketch)
+	return appendString(buf, d.Lang)
+}
+
+// appendSketch appends a main-text sketch: Words as a uvarint, the number
+// of hashes n as a uvarint and the n hashes, 4 bytes little-endian each.
+func appendSketch(buf []byte, s spotsig.Sketch) []byte {
+	buf = binary.AppendUvarint(buf, uint64(s.Words))
+	buf = binary.AppendUvarint(buf, uint64(len(s.Min)))
+	for _, h := range s.Min {
+		buf = binary.LittleEndian.AppendUint32(buf, h)
+	}
+	return buf
+}
+
+// sketch reads a sketch written by appendSketch.
+func (r *decoder) sketch() spotsig.Sketch {
+	var s spotsig.Sketch
+	w := r.uvarint()
+	n := r.uvarint()
+	if r.err == nil && (w > 1<<32-1 || n > uint64(spotsig.SketchSize) || n > w || n > uint64(len(r.b))/4) {
+		r.err = errShortDoc
+	}
+	if r.err != nil {
+		return s
+	}
+	s.Words = uint32(w)
+	if n > 0 {
+		s.Min = make([]uint32, n)
+		for i := range s.Min {
+			s.Min[i] = binary.LittleEndian.Uint32(r.b)
+			r.b = r.b[4:]
+		}
+	}
+	return s
+}
+
+// appendPage appends a page: RecordID, URI, File as uvarint length +
+// bytes, Offset and Inner as zig-zag varints, Rank and Digest as strings,
+// Capped as a count and strings, and Date as a string.
+func appendPage(buf []byte, p dedup.Page) []byte {
+	buf = appendString(buf, p.RecordID)
+	buf = appendString(buf, p.URI)
+	buf = appendString(buf, p.File)
+	buf = binary.AppendVarint(buf, p.Offset)
+	buf = binary.AppendVarint(buf, p.Inner)
+	buf = appendString(buf, p.Rank)
+	buf = appendString(buf, p.Digest)
+	buf = binary.AppendUvarint(buf, uint64(len(p.Capped)))
+	for _, c := range p.Capped {
+		buf = appendString(buf, c)
+	}
+	return appendString(buf, p.Date)
+}
+
+func appendBool(buf []byte, b bool) []byte {
+	if b {
+		return append(buf, 1)
+	}
+	return append(buf, 0)
+}
+
+// encodeBatch is docBatch's Beam coder: a version byte, ID as uvarint length +
+// bytes, the number of documents as a uvarint, and each document
+// (appendDoc).
+func encodeBatch(b docBatch) []byte {
+	buf := append(make([]byte, 0, 1024), docCoderVersion)
+	buf = appendString(buf, b.ID)
+	buf = binary.AppendUvarint(buf, uint64(len(b.Docs)))
+	for _, d := range b.Docs {
+		buf = appendDoc(buf, d)
+	}
+	return buf
+}
+
+// decodeBatch decodes the bytes written by encodeBatch, with decodeDoc's
+// checks.
+func decodeBatch(b []byte) (docBatch, error) {
+	var out docBatch
+	if len(b) == 0 || b[0] != docCoderVersion {
+		return out, fmt.Errorf("transforms: Batch encoding version %v, want %d", head(b), docCoderVersion)
+	}
+	r := decoder{b: b[1:]}
+	out.ID = r.string()
+	n := r.uvarint()
+	if r.err == nil && n > uint64(len(r.b))/16 { // every document needs >= 16 bytes
+		r.err = errShortDoc
+	}
+	if r.err == nil && n > 0 {
+		out.Docs = make([]doc, n)
+		for i := range out.Docs {
+			out.Docs[i] = r.doc()
+			if r.err != nil {
+				break
+			}
+		}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = fmt.Errorf("transforms: %d trailing bytes after Batch", len(r.b))
+	}
+	if r.err != nil {
+		return docBatch{}, r.err
+	}
+	return out, nil
+}
+
+// encodePart is docPart's Beam coder: a version byte, the number of documents
+// as a uvarint, and per document its RecordID, URI and File (uvarint length
+// + bytes), Offset and Inner (zig-zag varints), Site (8 bytes
+// little-endian), the vector and the sketch (as in appendDoc), Batch
+// (uvarint length + bytes) and Guest (one byte).
+func encodePart(p docPart) []byte {
+	buf := append(make([]byte, 0, 1024), docCoderVersion)
+	buf = binary.AppendUvarint(buf, uint64(len(p.Docs)))
+	for _, d := range p.Docs {
+		buf = appendString(buf, d.RecordID)
+		buf = appendString(buf, d.URI)
+		buf = appendString(buf, d.File)
+		buf = binary.AppendVarint(buf, d.Offset)
+		buf = binary.AppendVarint(buf, d.Inner)
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(d.Site))
+		buf = appendVector(buf, d.Vec)
+		buf = appendSketch(buf, d.Sketch)
+		buf = appendString(buf, d.Batch)
+		buf = appendBool(buf, d.Guest)
+	}
+	return buf
+}
+
+// decodePart decodes the bytes written by encodePart, with decodeDoc's
+// checks.
+func decodePart(b []byte) (docPart, error) {
+	var out docPart
+	if len(b) == 0 || b[0] != docCoderVersion {
+		return out, fmt.Errorf("transforms: Part encoding version %v, want %d", head(b), docCoderVersion)
+	}
+	r := decoder{b: b[1:]}
+	n := r.uvarint()
+	if r.err == nil && n > uint64(len(r.b))/16 { // every document needs >= 16 bytes
+		r.err = errShortDoc
+	}
+	if r.err == nil && n > 0 {
+		out.Docs = make([]matchDoc, n)
+		for i := range out.Docs {
+			d := &out.Docs[i]
+			d.RecordID, d.URI, d.File = r.string(), r.string(), r.string()
+			d.Offset, d.Inner = r.varint(), r.varint()
+			d.Site = match.Site(r.uint64())
+			d.Vec = r.vector()
+			d.Sketch = r.sketch()
+			d.Batch = r.string()
+			d.Guest = r.bool()
+			if r.err != nil {
+				break
+			}
+		}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = fmt.Errorf("transforms: %d trailing bytes after Part", len(r.b))
+	}
+	if r.err != nil {
+		return docPart{}, r.err
+	}
+	return out, nil
+}
+
+func appendVector(buf []byte, v spotsig.Vector) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(v.Hashes)))
+	var prev uint64
+	for _, h := range v.Hashes {
+		buf = binary.AppendUvarint(buf, h-prev)
+		prev = h
+	}
+	for _, f := range v.Freqs {
+		buf = binary.AppendUvarint(buf, uint64(f))
+	}
+	return buf
+}
+
+var (
+	errShortDoc   = errors.New("transforms: truncated Doc encoding")
+	errNonMinimal = errors.New("transforms: non-minimal varint in Doc encoding")
+)
+
+// decodeDoc decodes the bytes written by encodeDoc. It returns an error on a
+// wrong version byte, truncated input, trailing bytes, a non-minimal varint
+// (so every doc has exactly one encoding), a flag byte other than 0 or 1,
+// hashes that are not strictly ascending or a frequency of 0 or above
+// 2^32-1; it never allocates more than the input can describe.
+func decodeDoc(b []byte) (doc, error) {
+	if len(b) == 0 || b[0] != docCoderVersion {
+		return doc{}, fmt.Errorf("transforms: Doc encoding version %v, want %d", head(b), docCoderVersion)
+	}
+	r := decoder{b: b[1:]}
+	d := r.doc()
+	if r.err == nil && len(r.b) != 0 {
+		r.err = fmt.Errorf("transforms: %d trailing bytes after Doc", len(r.b))
+	}
+	if r.err != nil {
+		return doc{}, r.err
+	}
+	return d, nil
+}
+
+// doc reads a document written by appendDoc.
+func (r *decoder) doc() doc {
+	var d doc
+	d.Page = r.page()
+	d.Batch = r.string()
+	d.Guest = r.bool()
+	d.Site = match.Site(r.uint64())
+	d.Group.Size = int(r.uvarint())
+	if r.bool() {
+		best := r.page()
+		d.Group.Best = &best
+	}
+	d.Vec = r.vector()
+	nb := r.uvarint()
+	if r.err == nil && nb > uint64(len(r.b))/27 { // every block needs >= 27 bytes
+		r.err = errShortDoc
+	}
+	if r.err == nil && nb > 0 {
+		d.Blocks = make([]spotsig.Block, nb)
+		for i := range d.Blocks {
+			d.Blocks[i].Hash = r.uint64()
+			d.Blocks[i].Main = r.bool()
+			d.Blocks[i].Prev, d.Blocks[i].Next = r.uint64(), r.uint64()
+			d.Blocks[i].Lang = r.string()
+			d.Blocks[i].Vec = r.vector()
+			if r.err != nil {
+				break
+			}
+		}
+	}
+	d.Sketch = r.sketch()
+	d.Lang = r.string()
+	return d
+}
+
+// page reads a page written by appendPage.
+func (r *decoder) page() dedup.Page {
+	var p dedup.Page
+	p.RecordID = r.string()
+	p.URI = r.string()
+	p.File = r.string()
+	p.Offset = r.varint()
+	p.Inner = r.varint()
+	p.Rank = r.string()
+	p.Digest = r.string()
+	n := r.uvarint()
+	if r.err == nil && n > uint64(len(r.b)) {
+		r.err = errShortDoc
+	}
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		p.Capped = append(p.Capped, r.string())
+	}
+	p.Date = r.string()
+	return p
+}
+
+// bool reads one byte, 0 or 1.
+func (r *decoder) bool() bool {
+	switch c := r.byte(); c {
+	case 0:
+		return false
+	case 1:
+		return true
+	default:
+		if r.err == nil {
+			r.err = fmt.Errorf("transforms: flag byte %d", c)
+		}
+		return false
+	}
+}
+
+func head(b []byte) any {
+	if len(b) == 0 {
+		return "<empty>"
+	}
+	return b[0]
+}
+
+// uint64 reads 8 bytes little-endian.
+func (r *decoder) uint64() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.b) < 8 {
+		r.err = errShortDoc
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(r.b)
+	r.b = r.b[8:]
+	return v
+}
+
+// vector reads a vector written by appendVector.
+func (r *decoder) vector() spotsig.Vector {
+	var v spotsig.Vector
+	n := r.uvarint()
+	if r.err == nil && n > uint64(len(r.b))/2 { // every signature needs >= 2 bytes
+		r.err = errShortDoc
+	}
+	if r.err != nil || n == 0 {
+		return v
+	}
+	v.Hashes = make([]uint64, n)
+	v.Freqs = make([]uint32, n)
+	var prev uint64
+	for i := range v.Hashes {
+		delta := r.uvarint()
+		if i > 0 && (delta == 0 || prev+delta < prev) && r.err == nil {
+			r.err = errors.New("transforms: Doc hashes not strictly ascending")
+		}
+		prev += delta
+		v.Hashes[i] = prev
+	}
+	for i := range v.Freqs {
+		f := r.uvarint()
+		if (f == 0 || f > 1<<32-1) && r.err == nil {
+			r.err = fmt.Errorf("transforms: Doc frequency %d out of range", f)
+		}
+		v.Freqs[i] = uint32(f)
+	}
+	return v
+}
+
+func appendString(buf []byte, s string) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(s)))
+	return append(buf, s...)
+}
+
+// decoder reads varints from b and remembers the first error.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (r *decoder) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if !r.consume(n) {
+		return 0
+	}
+	return v
+}
+
+func (r *decoder) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
+	if !r.consume(n) {
+		return 0
+	}
+	return v
+}
+
+// consume drops a varint of n bytes (n as binary.Uvarint/Varint return it),
+// refusing a truncated or overlong one so every doc has one encoding.
+func (r *decoder) consume(n int) bool {
+	switch {
+	case n <= 0:
+		r.err = errShortDoc
+	case n > 1 && r.b[n-1] == 0:
+		r.err = errNonMinimal
+	default:
+		r.b = r.b[n:]
+		return true
+	}
+	return false
+}
+
+func (r *decoder) byte() byte {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.b) == 0 {
+		r.err = errShortDoc
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c
+}
+
+func (r *decoder) string() string {
+	n := r.uvarint()
+	if r.err != nil {
+		return ""
+	}
+	if n > uint64(len(r.b)) {
+		r.err = errShortDoc
+		return ""
+	}
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}
