@@ -266,7 +266,7 @@ func SignFiles(ctx context.Context, p config.Params, files []string, edit func(*
 	}
 	for _, name := range files {
 		f, err := os.Open(name)
-		ReadWARC(name, f, err, p.WARCOptions(), func(c Candidate) {
+		ReadFile(name, f, err, p.WARCOptions(), func(c Candidate) {
 			s := &Signed{}
 			slots = append(slots, s)
 			jobs <- job{c, s}

@@ -66,14 +66,14 @@ func CheckMinSignatures(d Doc, min int) (output.Reject, bool) {
 	return output.Reject{}, true
 }
 
-// ReadWARC reads one WARC file with warc.ReadFile under opts and hands each
+// ReadFile reads one WARC file with warc.ReadFile under opts and hands each
 // record on as a Candidate or a Reject (Classify). openErr is the error of
 // opening the file (r is then ignored): the file becomes one Reject with
 // ReasonUnreadableFile at offset -1. A file of 0 bytes becomes one Reject
 // with ReasonEmptyFile at offset -1. An I/O error while reading becomes one
 // more Reject with ReasonUnreadableFile at the last offset reached. Every
 // record read, and every such failure, reaches exactly one callback.
-func ReadWARC(name string, r io.Reader, openErr error, opts warc.Options, candidate func(Candidate), reject func(output.Reject)) {
+func ReadFile(name string, r io.Reader, openErr error, opts warc.Options, candidate func(Candidate), reject func(output.Reject)) {
 	if openErr != nil {
 		reject(output.Reject{Ref: warc.Ref{File: name, Offset: -1}, Reason: ReasonUnreadableFile, Detail: openErr.Error()})
 		return

@@ -22,7 +22,7 @@ func TestReadWARCFileWithoutRecords(t *testing.T) {
 		{"unopened", errors.New("permission denied"), ReasonUnreadableFile},
 	} {
 		var rejects []output.Reject
-		ReadWARC(tc.name, bytes.NewReader(nil), tc.openErr, warc.Options{}, func(c Candidate) {
+		ReadFile(tc.name, bytes.NewReader(nil), tc.openErr, warc.Options{}, func(c Candidate) {
 			t.Errorf("%s: candidate %+v", tc.name, c.Ref)
 		}, func(r output.Reject) { rejects = append(rejects, r) })
 		if len(rejects) != 1 || rejects[0].Reason != tc.want || rejects[0].Offset != -1 || rejects[0].File != tc.name {

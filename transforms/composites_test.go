@@ -124,7 +124,7 @@ func strs(ss []string) []any {
 const realWARC = "../testdata/resiliparse__warcfile.warc.gz"
 
 // ReadWARC and Extract emit exactly the candidates, documents and rejects
-// of the in-process steps (dedup.ReadWARC, dedup.Sign) on a real WARC file.
+// of the in-process steps (dedup.ReadFile, dedup.Sign) on a real WARC file.
 func TestReadAndExtractComposites(t *testing.T) {
 	p := config.DefaultParams()
 	if err := p.Validate(); err != nil {
@@ -141,7 +141,7 @@ func TestReadAndExtractComposites(t *testing.T) {
 	defer f.Close()
 	var wantDocs, wantRejects, wantUnsigned []string
 	candidates := 0
-	dedup.ReadWARC(realWARC, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
+	dedup.ReadFile(realWARC, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
 		candidates++
 		if s := dedup.Sign(context.Background(), signer, nil, c); s.IsDoc() {
 			wantDocs = append(wantDocs, docSummary(doc{Doc: dedup.Doc{Page: dedup.Page{Ref: s.Doc.Ref}, Vec: s.Doc.Vec}}))

@@ -219,12 +219,12 @@ func (fn *pickPathFn) ProcessElement(ctx context.Context, _ string, paths func(*
 // output.Reject for each one it did, and the file's path once it opened it. It never fails the bundle for bad input: a
 // file that cannot be opened or read becomes a output.Reject with
 // dedup.ReasonUnreadableFile, an empty one a output.Reject with
-// dedup.ReasonEmptyFile (dedup.ReadWARC).
+// dedup.ReasonEmptyFile (dedup.ReadFile).
 type readWARCFn struct {
 	Options warc.Options
 }
 
-// ProcessElement reads the file at path (storage.Open, dedup.ReadWARC).
+// ProcessElement reads the file at path (storage.Open, dedup.ReadFile).
 // Each quirk the reader repaired in a record (warc.Quirks) is emitted to
 // quirk as the statistic name "quirks/<name>" and counted in
 // "read/quirk-<name>".
@@ -237,7 +237,7 @@ func (fn *readWARCFn) ProcessElement(ctx context.Context, path string, emit func
 		opened(path)
 		in = &dedup.CountingReader{R: rc, Add: func(n int64) { countBytes(ctx, n) }}
 	}
-	dedup.ReadWARC(path, in, err, fn.Options, func(c dedup.Candidate) {
+	dedup.ReadFile(path, in, err, fn.Options, func(c dedup.Candidate) {
 		readRecords.Inc(ctx, 1)
 		progress.records.Add(1)
 		readCandidates.Inc(ctx, 1)

@@ -60,7 +60,7 @@ func checkDropSharedBlocks(t *testing.T, files []string, limit int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dedup.ReadWARC(name, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
+		dedup.ReadFile(name, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
 			if limit > 0 && len(docs) >= limit {
 				return
 			}

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
@@ -25,7 +24,7 @@ func Alternate(src, dir string) (string, string, error) {
 		return "", "", err
 	}
 	var offs []int64
-	err = warc.ReadFile(bytes.NewReader(data), src, config.DefaultParams().WARCOptions(), func(r warc.Record) error {
+	err = warc.ReadFile(bytes.NewReader(data), src, warc.DefaultOptions(), func(r warc.Record) error {
 		if r.InnerOffset != 0 {
 			return fmt.Errorf("%s: record at %d+%d shares a gzip member", src, r.Offset, r.InnerOffset)
 		}
