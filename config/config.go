@@ -159,7 +159,7 @@ type Config struct {
 	WriteIndex string
 	// Against are index directories (or segments) whose pages the run's
 	// new pages are decided against (dedup.RunAgainst,
-	// transforms.DecideAgainst); none by default.
+	// transforms.Against); none by default.
 	Against []string
 	// IndexLabel names the segment written to WriteIndex,
 	// segment-<IndexLabel> (--index_label; letters, digits, '.', '_',

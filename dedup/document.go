@@ -7,7 +7,7 @@ import (
 
 // Doc is a document: a page that got signatures, from Sign on. It is the
 // one document type of the job; the Beam graph wraps it with what only the
-// graph needs (transforms.Doc: the batch it travels in, the guest flag).
+// graph needs (the batch it travels in, the guest flag: transforms.doc, unexported).
 //
 //   - Page is the page it was signed from: its record's identity
 //     (warc.Ref), its rank under the keep policy, its text digest and the
