@@ -60,7 +60,7 @@ func TestWriteIndexReadIndex(t *testing.T) {
 			t.Fatalf("%d shards: index lists %d segments, %v", shards, len(infos), infos)
 		}
 		pl, s = beam.NewPipelineWithRoot()
-		passert.Equals(s, beam.ParDo(s, priorSummary, ReadIndex(s, []string{dir})), strs(want)...)
+		passert.Equals(s, beam.ParDo(s, priorSummary, ReadIndex(s, []string{dir}, p)), strs(want)...)
 		ptest.RunAndValidate(t, pl)
 	}
 }
