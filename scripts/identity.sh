@@ -35,12 +35,16 @@ split_gold() {
 import sys, zlib
 src, out = sys.argv[1], sys.argv[2]
 data = open(src, 'rb').read()
+view = memoryview(data)
 parts, off, i = [bytearray(), bytearray()], 0, 0
 while off < len(data):
-    d = zlib.decompressobj(31)
-    d.decompress(data[off:])
-    end = len(data) - len(d.unused_data)
-    parts[i % 2] += data[off:end]
+    d, pos = zlib.decompressobj(31), off
+    while not d.eof and pos < len(data):  # the member in 64 KiB pieces, never a copy of the rest
+        chunk = view[pos:pos + (1 << 16)]
+        d.decompress(chunk)
+        pos += len(chunk)
+    end = pos - len(d.unused_data)
+    parts[i % 2] += view[off:end]
     off, i = end, i + 1
 for k in (0, 1):
     open(f"{out}/batch{k+1}.warc.gz", 'wb').write(parts[k])
