@@ -21,7 +21,7 @@ LDFLAGS  := -X github.com/ndd-beam/ndd-beam/output.linkVersion=$(VERSION) -X git
 # BIN: where make build writes the job's binary
 BIN      ?= bin/ndd-beam
 
-.PHONY: build run test bench bench-go bench-job worker lint eval fuzz clean template template-metadata report report-browser-check check-decisions duckdb
+.PHONY: warc-check warc-check-deps build run test bench bench-go bench-job worker lint eval fuzz clean template template-metadata report report-browser-check check-decisions duckdb
 
 ## build: the job's binary in BIN (bin/ndd-beam), stamped with VERSION and REVISION
 build:
@@ -71,6 +71,17 @@ template:
 	docker build -f deploy/dataflow/Dockerfile -t $(IMAGE) .
 	docker push $(IMAGE)
 	gcloud dataflow flex-template build $(TEMPLATE) --image=$(IMAGE) --sdk-language=GO --metadata-file=deploy/dataflow/metadata.json
+
+## warc-check-deps: installs the independent WARC reader (warcio.js from npm, scripts/warccheck/node_modules; about
+## 10 MB), which the --write_warc test then uses instead of skipping
+warc-check-deps:
+	npm ci --prefix scripts/warccheck --no-audit --no-fund
+
+## warc-check: reads every record of the WARC files FILES (default the filtered ones in out-warc/) with warcio.js and
+## prints one JSON line each: lengths and digests checked (scripts/warccheck/check.mjs)
+FILES ?= out-warc/*.warc*
+warc-check: warc-check-deps
+	node scripts/warccheck/check.mjs $(FILES)
 
 ## lint: go vet (also of the Windows build) and gofmt
 lint:

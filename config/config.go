@@ -166,6 +166,11 @@ type Config struct {
 	// segment-<IndexLabel> (--index_label; letters, digits, '.', '_',
 	// '-'); "" is the run's start time, 20060102T150405.000Z (index.LabelOf).
 	IndexLabel string
+	// WriteWARC is the directory (local path, gs:// or s3:// prefix) of
+	// the filtered WARC files (--write_warc, transforms.FilterWARC): each
+	// input file without its dropped pages and their records; "" writes
+	// none.
+	WriteWARC string
 	// RunID names the run's temporary files and its locks; "" draws one
 	// (output.NewRunID) when the job is built.
 	RunID string
@@ -302,7 +307,7 @@ func (c *Config) ValidateValues() error {
 		return ParamErrorf(LayoutCause, "--output_format", c.OutputFormat, "--output_format=%s compresses its columns with zstd: drop --compression=%s", c.OutputFormat, c.Compression)
 	}
 	if len(c.Input) == 0 {
-		return ParamErrorf(LayoutFlag, "--input", nil, "is required (comma-separated file globs)")
+		return ParamErrorf(LayoutFlag, "--input", nil, "is required: a folder of WARC files, WARC file paths or globs, gs://, s3:// or http(s):// URLs, or @LIST files of them, comma-separated (ndd-beam --help)")
 	}
 	if strings.TrimSpace(c.Output) == "" {
 		return ParamErrorf(LayoutFlag, "--output", nil, "is required (a directory or gs:// prefix)")

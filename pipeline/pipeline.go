@@ -124,6 +124,9 @@ func Build(s beam.Scope, cfg config.Config) error {
 			Created: base.Run.Start.Format(time.RFC3339), Shards: cfg.Shards, Params: p, Output: cfg.Output, RunID: runID},
 			groups, unsignedPages, decided, files))
 	}
+	if cfg.WriteWARC != "" {
+		out.After(transforms.FilterWARC(s, warcFilter(cfg, base, runID), files, decided.Decisions))
+	}
 	out.Commit(s) // after the index segment's commit: _SUCCESS is the run's last word
 	return nil
 }

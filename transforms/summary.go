@@ -146,6 +146,7 @@ func (fn *writeSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats fu
 			return err
 		}
 	}
+	sum.PagesRead = sum.Pages()
 	sum.Files = nil
 	var f string
 	for files(&f) {
