@@ -52,6 +52,7 @@ func main() {
 		switch {
 		case e.Action == "build-output":
 			fmt.Print(e.Output)
+		case e.Test == "" && e.Action == "output" && e.Output == "PASS\n": // go test without -v does not print it
 		case e.Test == "" && e.Action == "output":
 			fmt.Print(e.Output) // ok/FAIL lines of packages, and what a package prints outside tests
 		case e.Test == "":
