@@ -52,6 +52,16 @@ func main() {
 		switch {
 		case e.Action == "build-output":
 			fmt.Print(e.Output)
+		case e.Test == "" && e.Action == "fail":
+			// A test binary that died (a timeout, a crash) leaves tests that
+			// never ended: their output, the panic included, goes out here.
+			for _, k := range sortedKeys(buf) {
+				if strings.HasPrefix(k, e.Package+" ") {
+					fmt.Print(strings.Join(buf[k], ""))
+					delete(buf, k)
+					counts["fail"]++
+				}
+			}
 		case e.Test == "" && e.Action == "output" && e.Output == "PASS\n": // go test without -v does not print it
 		case e.Test == "" && e.Action == "output":
 			fmt.Print(e.Output) // ok/FAIL lines of packages, and what a package prints outside tests
@@ -82,6 +92,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "testsum:", err)
 		os.Exit(2)
 	}
+}
+
+func sortedKeys(m map[string][]string) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
 }
 
 // skipReason is the last line a skipped test printed (t.Skip's message),
