@@ -438,7 +438,7 @@ func TestValidateResolvesAntecedentFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := testConfig([]string{filepath.Join(testdata, "*.warc.gz")})
-	c.Output = dir
+	c.Output = filepath.Join(dir, "out") // not dir: it holds spots.txt, which the job did not write
 	c.Antecedents = "@" + spec
 	if err := Validate(context.Background(), &c); err != nil {
 		t.Fatal(err)

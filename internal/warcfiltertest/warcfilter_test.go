@@ -1,10 +1,12 @@
-package main
+package warcfiltertest
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,9 +14,83 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/direct"
+
+	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/output"
+	"github.com/ndd-beam/ndd-beam/pipeline"
 	"github.com/ndd-beam/ndd-beam/transforms"
 )
+
+const testdata = "../../testdata"
+
+// job runs the job in this process (direct runner, default parameters) on
+// inputs into out, with the index flags and --write_warc=warcDir, and
+// returns its summary.
+func job(t *testing.T, inputs []string, out, warcDir string, against []string, writeIndex string) output.Summary {
+	t.Helper()
+	cfg := config.DefaultConfig()
+	cfg.Input, cfg.Output, cfg.WriteWARC, cfg.Against, cfg.WriteIndex = inputs, out, warcDir, against, writeIndex
+	cfg.Runner = "direct"
+	ctx := context.Background()
+	l, err := pipeline.Launch(ctx, &cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release(ctx)
+	prev := slog.Default() // the direct runner logs its whole graph at INFO
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	defer slog.SetDefault(prev)
+	p, s := beam.NewPipelineWithRoot()
+	if err := pipeline.Build(s, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := beam.Run(ctx, "direct", p); err != nil {
+		t.Fatal(err)
+	}
+	return readSummaryFile(t, out)
+}
+
+func readSummaryFile(t *testing.T, dir string) output.Summary {
+	t.Helper()
+	var sum output.Summary
+	if err := json.Unmarshal(readFileT(t, filepath.Join(dir, output.SummaryFile)), &sum); err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+func readFileT(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// readLines decodes every JSON line of the files matching glob.
+func readLines[T any](t *testing.T, glob string) []T {
+	t.Helper()
+	files, _ := filepath.Glob(glob)
+	if len(files) == 0 {
+		t.Fatalf("no file matches %s", glob)
+	}
+	var out []T
+	for _, f := range files {
+		sc := bufio.NewScanner(bytes.NewReader(readFileT(t, f)))
+		sc.Buffer(nil, 1<<26)
+		for sc.Scan() {
+			var v T
+			if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			out = append(out, v)
+		}
+	}
+	return out
+}
 
 // warcioDir holds the independent reader (scripts/warccheck: warcio.js from
 // npm, installed by `make warc-check-deps` or CI's npm ci).
@@ -76,7 +152,7 @@ func readWarcio(t *testing.T, file string) []warcioRecord {
 // and length checks as there; the removed records are the dropped pages of
 // decisions-*.jsonl plus linked request/metadata/revisit records, counted
 // per file in the manifest.
-func TestCLIFilteredWARC(t *testing.T) {
+func TestFilteredWARC(t *testing.T) {
 	shared := "../../../shared/data/warc"
 	if _, err := os.Stat(shared); err != nil {
 		t.Skip("../shared/data/warc not present")
@@ -84,17 +160,13 @@ func TestCLIFilteredWARC(t *testing.T) {
 	dir := t.TempDir()
 	t.Run("shared", func(t *testing.T) {
 		out, fw := filepath.Join(dir, "shared"), filepath.Join(dir, "shared-warc")
-		if code, _, stderr := cli(t, "--input="+shared, "--output="+out, "--write_warc="+fw); code != 0 {
-			t.Fatalf("exit %d, stderr:\n%s", code, stderr)
-		}
+		job(t, []string{shared}, out, fw, nil, "")
 		checkFiltered(t, out, fw, 17)
 	})
 	t.Run("against", func(t *testing.T) {
 		ix := filepath.Join(dir, "index")
-		in := "--input=" + filepath.Join(testdata, "dolma__sample-*.warc.gz")
-		if code, _, stderr := cli(t, in, "--output="+filepath.Join(dir, "day1"), "--write_index="+ix); code != 0 {
-			t.Fatalf("day 1: exit %d, stderr:\n%s", code, stderr)
-		}
+		in := []string{filepath.Join(testdata, "dolma__sample-*.warc.gz")}
+		job(t, in, filepath.Join(dir, "day1"), "", nil, ix)
 		// Day 2: the same crawl again plus another file, against day 1.
 		day2 := filepath.Join(dir, "crawl2")
 		os.MkdirAll(day2, 0o755)
@@ -102,10 +174,7 @@ func TestCLIFilteredWARC(t *testing.T) {
 			os.WriteFile(filepath.Join(day2, name), readFileT(t, filepath.Join(testdata, name)), 0o644)
 		}
 		out, fw := filepath.Join(dir, "day2"), filepath.Join(dir, "day2-warc")
-		if code, _, stderr := cli(t, "--input="+day2, "--output="+out, "--against="+ix, "--write_index="+ix, "--write_warc="+fw); code != 0 {
-			t.Fatalf("day 2: exit %d, stderr:\n%s", code, stderr)
-		}
-		sum := readSummaryFile(t, out)
+		sum := job(t, []string{day2}, out, fw, []string{ix}, ix)
 		if sum.DroppedForIndex == 0 {
 			t.Errorf("day 2 dropped no page for day 1's")
 		}
