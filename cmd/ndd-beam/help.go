@@ -24,7 +24,7 @@ var helpGroups = []struct {
 		"shared_block_pages", "idf_min", "idf_max", "idf_keep_shared", "antecedents", "rho", "max_group_signatures", "decide_rounds",
 		"max_header_bytes", "max_record_bytes", "max_payload_bytes", "max_member_bytes", "max_uri_bytes", "max_record_id_bytes",
 		"max_input_bytes", "max_text_bytes", "max_tokens", "max_signatures"}},
-	{"Runner and command", []string{"progress", "progress_interval", "log_level", "version", printTemplateMetadataFlag}},
+	{"Runner and command", []string{"memory_limit", "progress", "progress_interval", "log_level", "version", printTemplateMetadataFlag}},
 }
 
 // helpWidth is the width --help is wrapped at.
