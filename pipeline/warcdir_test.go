@@ -35,7 +35,7 @@ func checkFilteredDir(t *testing.T, dir string, files int) int {
 		return b
 	}
 	read(output.SuccessFile)
-	sc := bufio.NewScanner(bytes.NewReader(read(output.ShardName(transforms.WARCManifest, 0, 1))))
+	sc := bufio.NewScanner(bytes.NewReader(read(output.JSONLines.ShardName(transforms.WARCManifest, 0, 1))))
 	sc.Buffer(nil, 1<<24)
 	n, removed := 0, 0
 	for sc.Scan() {
