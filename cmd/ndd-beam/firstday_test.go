@@ -164,7 +164,7 @@ func TestCLIInputListRelativeToList(t *testing.T) {
 	// The same line when the rejects are Parquet (output.Decode).
 	out = filepath.Join(tmp, "out-parquet")
 	code, _, stderr = cli(t, "--input=@"+filepath.Join(lists, "l.txt"), "--input_prefix="+filepath.Join(tmp, "elsewhere"), "--output="+out, "--output_format=parquet")
-	if code != 2 || !strings.HasPrefix(stderr, "ndd-beam: no input file could be read (unreadable-file 2); first: "+missing+": ") {
+	if lines := strings.SplitAfter(stderr, "\n"); code != 2 || len(lines) != 4 || !strings.HasPrefix(lines[2], "ndd-beam: no input file could be read (unreadable-file 2); first: "+missing+": ") {
 		t.Errorf("parquet: exit %d, stderr %q; want 2 and the line naming the missing file", code, stderr)
 	}
 }

@@ -17,7 +17,7 @@ var helpGroups = []struct {
 	flags []string
 }{
 	{"Input", []string{"input", "input_prefix"}},
-	{"Output", []string{"output", "overwrite", "write_warc", "compression", "shards"}},
+	{"Output", []string{"output", "overwrite", "write_warc", "output_format", "compression", "shards"}},
 	{"Scheduled batches (crawl after crawl)", []string{"against", "write_index", "index_label"}},
 	{"Decisions", []string{"tau", "verify_share", "same_site_tau", "keep", "lang", "method", "matcher", "shingle_k"}},
 	{"Tuning (the defaults are measured; docs/quality.md)", []string{"min_signatures", "min_block_tokens", "keep_markup_boilerplate",
