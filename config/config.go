@@ -165,6 +165,11 @@ type Config struct {
 	// segment-<IndexLabel> (--index_label; letters, digits, '.', '_',
 	// '-'); "" is the run's start time, 20060102T150405.000Z (index.LabelOf).
 	IndexLabel string
+	// WriteWARC is the directory (local path, gs:// or s3:// prefix) of
+	// the filtered WARC files (--write_warc, transforms.FilterWARC): each
+	// input file without its dropped pages and their records; "" writes
+	// none.
+	WriteWARC string
 	// RunID names the run's temporary files and its locks; "" draws one
 	// (output.NewRunID) when the job is built.
 	RunID string

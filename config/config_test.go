@@ -63,7 +63,7 @@ func TestParamError(t *testing.T) {
 	}{
 		{func(c *Config) { c.Tau = 0 }, "--tau", nil, "config: --tau=0: must be in (0, 1]"},
 		{func(c *Config) { c.IDFMin, c.IDFMax = 0.5, 0.4 }, "--idf_min", nil, "config: --idf_min=0.5 is above --idf_max=0.4"},
-		{func(c *Config) { c.Input = nil }, "--input", nil, "config: --input is required (comma-separated file globs)"},
+		{func(c *Config) { c.Input = nil }, "--input", nil, "config: --input is required: a folder of WARC files, WARC file paths or globs, gs://, s3:// or http(s):// URLs, or @LIST files of them, comma-separated (ndd-beam --help)"},
 		{func(c *Config) { c.Output = "--tau" }, "--output", nil, `config: --output="--tau" looks like a flag, not a directory (--output needs a value: --output=DIR)`},
 		{func(c *Config) { c.Compression = "zip" }, "--compression", nil, `config: --compression="zip": want none or gzip`},
 		{func(c *Config) { c.Antecedents = "@/nonexistent/spots" }, "--antecedents", fs.ErrNotExist, `config: --antecedents="@/nonexistent/spots": open /nonexistent/spots: no such file or directory`},

@@ -38,7 +38,7 @@ func (c *Config) ValidateValues() error {
 		return ParamErrorf(LayoutCause, "--output_format", c.OutputFormat, "--output_format=%s compresses its columns with zstd: drop --compression=%s", c.OutputFormat, c.Compression)
 	}
 	if len(c.Input) == 0 {
-		return ParamErrorf(LayoutFlag, "--input", nil, "is required (comma-separated file globs)")
+		return ParamErrorf(LayoutFlag, "--input", nil, "is required: a folder of WARC files, WARC file paths or globs, gs://, s3:// or http(s):// URLs, or @LIST files of them, comma-separated (ndd-beam --help)")
 	}
 	if strings.TrimSpace(c.Output) == "" {
 		return ParamErrorf(LayoutFlag, "--output", nil, "is required (a directory or gs:// prefix)")

@@ -120,14 +120,19 @@ func (r *RunReport) charts() ([]chartSection, error) {
 		lo := r.JaccardLo + 0.05*float64(i)
 		label := fmt.Sprintf("%.2f–%.2f", lo, min(1, lo+0.05))
 		if i == len(r.JaccardBins)-1 {
-			label = fmt.Sprintf("%.2f–1", lo)
+			label = fmt.Sprintf("%.2f–1.00", lo)
 		}
 		jac = append(jac, row{label, n})
 	}
-	c := barChart{Title: "Weighted Jaccard of the pairs", CatLabel: "Jaccard (bins of 0.05)", CountLabel: "pairs"}
-	err = add(chartSection{ID: "jaccard", Title: "Jaccard of the pairs",
-		Note:  fmt.Sprintf("Weighted Jaccard of every line of pairs (exact-copy lines at 1 included), in bins of 0.05 from τ = %v.", r.Tau),
-		Empty: "No pairs.", Head: [2]string{"Jaccard", "pairs"}, Rows: jac}, c)
+	c := barChart{Title: "Weighted Jaccard of the pairs", CatLabel: "Jaccard (bins of 0.05; the last ends at 1.00)", CountLabel: "pairs"}
+	note := fmt.Sprintf("Weighted Jaccard of every line of pairs (exact-copy lines at 1 included), in bins of 0.05 from τ = %v; each tick names its bin's start, the last bin (exact copies) its end, 1.00.", r.Tau)
+	empty := "No pairs."
+	if len(r.Against) > 0 {
+		note += fmt.Sprintf(" The pairs are those among this run's own pages; the %d pages dropped for pages of earlier runs (the index) are not among them.", r.DroppedForIndex)
+		empty = fmt.Sprintf("No pairs among this run's own pages; %d pages were dropped for pages of earlier runs (decision lines with kept_by_segment).", r.DroppedForIndex)
+	}
+	err = add(chartSection{ID: "jaccard", Title: "Jaccard of the pairs", Note: note,
+		Empty: empty, Head: [2]string{"Jaccard", "pairs"}, Rows: jac}, c)
 	if err != nil {
 		return nil, err
 	}
@@ -135,8 +140,12 @@ func (r *RunReport) charts() ([]chartSection, error) {
 		c.Labels, c.Counts = nil, nil
 		for i, rw := range jac {
 			c.Labels, c.Counts = append(c.Labels, strings.SplitN(rw.Label, "–", 2)[0]), append(c.Counts, rw.Count)
-			if len(jac) > 10 && i%2 == 1 {
+			last := i == len(jac)-1
+			if len(jac) > 10 && (i%2 == 1 && !last || i == len(jac)-2 && i%2 == 0) {
 				c.Labels[i] = ""
+			}
+			if last { // the bin of the exact copies, labelled by its end
+				c.Labels[i] = "1.00"
 			}
 		}
 		if s.SVG, err = c.SVG(); err != nil {
@@ -148,7 +157,7 @@ func (r *RunReport) charts() ([]chartSection, error) {
 	for _, h := range sortedByCount(r.DroppedByHost) {
 		hosts = append(hosts, row{h, r.DroppedByHost[h]})
 	}
-	note := "Hosts of the dropped pages, most drops first."
+	note = "Hosts of the dropped pages, most drops first."
 	if len(hosts) > maxHosts {
 		note += fmt.Sprintf(" The plot shows the first %d of %d hosts, the table the first %d.", maxHosts, len(hosts), min(maxHostRows, len(hosts)))
 	}

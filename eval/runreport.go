@@ -46,6 +46,23 @@ type RunReport struct {
 	DroppedByHost             map[string]int    // host of a dropped page -> dropped pages
 	Samples                   []DropSample      // set by LoadSamples
 	candidates                dropCandidates
+	// WorkingDirectory is summary.json run.working_directory: relative
+	// WARC paths of the decision lines are resolved against it
+	// (output.ResolvePath), so the report reads them from any directory.
+	WorkingDirectory string
+	// Committed is false when the directory has no _SUCCESS: the run did
+	// not finish, and its files may be incomplete.
+	Committed bool
+	// With --against: the index directories read, the pages dropped for
+	// pages of earlier runs (summary.json dropped_for_index), and the
+	// segment this run wrote (with --write_index, "" otherwise).
+	Against         []string
+	DroppedForIndex int
+	Segment         string
+	// Unreadable counts the sample pages whose text could not be read
+	// (LoadSamples); FirstUnreadable is the first one's reason.
+	Unreadable      int
+	FirstUnreadable string
 }
 
 // LoadRunReport reads summary.json, the pairs, decisions and clusters of
@@ -68,7 +85,14 @@ func LoadRunReport(dir string, samples int) (*RunReport, error) {
 		Records: sum.Records, Documents: sum.Documents, Skipped: sum.Skipped,
 		Pairs: sum.Pairs, ExactCopies: sum.ExactCopies, SameSitePairs: sum.SameSitePairs,
 		ByMethod: map[string][2]int{}, ClusterSizes: map[int]int{}, DroppedByHost: map[string]int{},
-		candidates: dropCandidates{n: 4 * samples}}
+		candidates: dropCandidates{n: 4 * samples}, WorkingDirectory: sum.Run.WorkingDirectory,
+		Against: sum.Against, DroppedForIndex: sum.DroppedForIndex}
+	if sum.IndexSegment != "" {
+		r.Segment = output.JoinPath(sum.IndexDir, sum.IndexSegment)
+	}
+	if _, err := os.Stat(filepath.Join(dir, output.SuccessFile)); err == nil {
+		r.Committed = true
+	}
 	if r.Skipped == nil {
 		r.Skipped = map[string]int{}
 	}
@@ -120,8 +144,19 @@ func LoadRunReport(dir string, samples int) (*RunReport, error) {
 // kept page while there are others) and loads them with their kept pages
 // (LoadDropSamples).
 func (r *RunReport) LoadSamples(n int) error {
-	s, err := LoadDropSamples(r.candidates.pick(n), r.Params)
+	s, err := LoadDropSamples(r.candidates.pick(n), r.Params, r.WorkingDirectory)
 	r.Samples = s
+	r.Unreadable, r.FirstUnreadable = 0, ""
+	for _, x := range s {
+		for _, pg := range []SamplePage{x.Dropped, x.Kept} {
+			if pg.Err != "" {
+				if r.Unreadable == 0 {
+					r.FirstUnreadable = pg.Err
+				}
+				r.Unreadable++
+			}
+		}
+	}
 	return err
 }
 

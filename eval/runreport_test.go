@@ -251,6 +251,47 @@ func TestRunReportOnTestdata(t *testing.T) {
 			t.Errorf("sample %d at %v after %v", i, r.Samples[i].Jaccard, r.Samples[i-1].Jaccard)
 		}
 	}
+	if !r.Committed || bytes.Contains(page, []byte(`id="not-committed"`)) || bytes.Contains(page, []byte(`id="unreadable"`)) {
+		t.Errorf("a finished run's report warns: committed %v", r.Committed)
+	}
+	// The last Jaccard bin (exact copies) is labelled, on the plot and in its table.
+	if !bytes.Contains(page, []byte(">1.00</text>")) || !bytes.Contains(page, []byte("0.95–1.00</td>")) {
+		t.Error("the last Jaccard bin is not labelled 1.00")
+	}
+
+	// From another directory, the decision lines' relative WARC paths
+	// (../testdata/…) are resolved against the run's working directory.
+	t.Run("elsewhere", func(t *testing.T) {
+		t.Chdir(t.TempDir())
+		r, page := buildReport(t, dir, n)
+		for i, s := range r.Samples {
+			if s.Dropped.Err != "" || s.Kept.Err != "" || s.Dropped.Text == "" {
+				t.Errorf("sample %d from another directory: %q / %q", i, s.Dropped.Err, s.Kept.Err)
+			}
+		}
+		if r.Unreadable != 0 || bytes.Contains(page, []byte(`id="unreadable"`)) {
+			t.Errorf("%d pages unreadable from another directory", r.Unreadable)
+		}
+		// A working directory that is gone: every text unreadable, said above the samples.
+		r.WorkingDirectory = t.TempDir()
+		if err := r.LoadSamples(n); err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := r.WriteHTML(&b); err != nil {
+			t.Fatal(err)
+		}
+		if r.Unreadable != 2*n || !bytes.Contains(b.Bytes(), []byte(`id="unreadable"`)) {
+			t.Errorf("%d unreadable pages, want %d and a warning", r.Unreadable, 2*n)
+		}
+	})
+	// An output without _SUCCESS is said to be unfinished.
+	if err := os.Remove(filepath.Join(dir, "_SUCCESS")); err != nil {
+		t.Fatal(err)
+	}
+	if r, page := buildReport(t, dir, 0); r.Committed || !bytes.Contains(page, []byte(`id="not-committed"`)) {
+		t.Error("the report of an output without _SUCCESS does not say so")
+	}
 }
 
 // pageText is the text of the page at ref, found by reading its whole WARC

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
@@ -112,11 +113,13 @@ func (c *dropCandidates) pick(k int) []DecisionRecord {
 
 // LoadDropSamples reads the WARC records of the dropped pages ds and of the
 // pages they were dropped for, from the files their decision lines name
-// (local paths, relative to the working directory), extracts their text
+// (local paths; relative ones resolved against wd, the run's working
+// directory, output.ResolvePath; "" leaves them relative to this
+// process's), extracts their text
 // and signatures with the job's options p, and marks what each pair
 // shares. A record that cannot be read leaves an Err on its page, not an
 // error: the report still shows the rest.
-func LoadDropSamples(ds []DecisionRecord, p config.Params) ([]DropSample, error) {
+func LoadDropSamples(ds []DecisionRecord, p config.Params, wd string) ([]DropSample, error) {
 	opts := p.SpotSigOptions()
 	ex, err := spotsig.NewExtractor(opts...)
 	if err != nil {
@@ -126,8 +129,8 @@ func LoadDropSamples(ds []DecisionRecord, p config.Params) ([]DropSample, error)
 	for _, d := range ds {
 		s := DropSample{Jaccard: d.Jaccard, Method: d.Method}
 		s.Dropped.Ref, s.Kept.Ref = d.Ref, d.Keeper()
-		a, ska := loadSamplePage(&s.Dropped, p, opts, ex)
-		b, skb := loadSamplePage(&s.Kept, p, opts, ex)
+		a, ska := loadSamplePage(&s.Dropped, wd, p, opts, ex)
+		b, skb := loadSamplePage(&s.Kept, wd, p, opts, ex)
 		if a != nil && b != nil {
 			s.DroppedShare, s.KeptShare = spotsig.Shares(ska, skb)
 			s.Dropped.Shared, s.Kept.Shared = sharedRuns(s.Dropped.Text, s.Kept.Text, SharedRunWords)
@@ -143,8 +146,8 @@ func LoadDropSamples(ds []DecisionRecord, p config.Params) ([]DropSample, error)
 // loadSamplePage reads pg's record and sets its text; it returns the whole
 // text and the sketch of its main text (ex.MainText), or nil after setting
 // pg.Err.
-func loadSamplePage(pg *SamplePage, p config.Params, opts []spotsig.Option, ex *spotsig.Extractor) ([]byte, spotsig.Sketch) {
-	rec, err := readRecordAt(pg.File, pg.Offset, pg.Inner, p.WARCOptions())
+func loadSamplePage(pg *SamplePage, wd string, p config.Params, opts []spotsig.Option, ex *spotsig.Extractor) ([]byte, spotsig.Sketch) {
+	rec, err := readRecordAt(output.ResolvePath(wd, pg.File), pg.Offset, pg.Inner, p.WARCOptions())
 	switch {
 	case err != nil:
 	case rec.RecordID != pg.RecordID:

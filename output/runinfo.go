@@ -1,7 +1,10 @@
 package output
 
 import (
+	"os"
+	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 )
@@ -23,6 +26,23 @@ type RunInfo struct {
 	Revision   string   `json:"revision"` // its VCS revision, "+modified" if the tree was dirty; "" if unknown
 	BeamSDK    string   `json:"beam_sdk"` // Apache Beam Go SDK version
 	Runner     string   `json:"runner"`   // --runner
+	// ID is the run ID (it names the run's temporary files; the
+	// warcinfo records of --write_warc carry it too).
+	ID string `json:"id"`
+	// WorkingDirectory is the launching process's working directory:
+	// the relative local paths of the outputs (file, kept_by_file) and of
+	// summary.json's input and files are relative to it (ResolvePath).
+	WorkingDirectory string `json:"working_directory"`
+}
+
+// ResolvePath returns p as a path a reader can open from anywhere: a
+// relative local path joined to the run's working directory dir, and any
+// other path (absolute, a URL, or dir "") as it is.
+func ResolvePath(dir, p string) string {
+	if dir == "" || p == "" || strings.Contains(p, "://") || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
 }
 
 // launch holds the launching process's CPU time at NewRunInfo, by run ID.
@@ -34,7 +54,8 @@ var launch struct {
 // NewRunInfo starts the RunInfo of the run runID on runner with the Beam
 // SDK of version beamSDK: Start now, the version from the build info.
 func NewRunInfo(runID, runner, beamSDK string) RunInfo {
-	ri := RunInfo{Start: time.Now().UTC(), BeamSDK: beamSDK, Runner: runner}
+	ri := RunInfo{Start: time.Now().UTC(), BeamSDK: beamSDK, Runner: runner, ID: runID}
+	ri.WorkingDirectory, _ = os.Getwd()
 	ri.Version, ri.Revision = BuildVersion()
 	launch.Lock()
 	if launch.cpu == nil {

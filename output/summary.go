@@ -29,11 +29,14 @@ const (
 	StatDroppedForIndex        = "dropped_for_index"
 	// Keyed statistics, "<prefix><key>": rejects per reason, documents
 	// per cap and per language, clusters per size.
-	StatSkippedPrefix     = "skipped/"
-	StatCappedPrefix      = "capped/"
-	StatQuirkPrefix       = "quirks/"
-	StatLanguagePrefix    = "languages/"
-	StatClusterSizePrefix = "cluster_size/"
+	StatSkippedPrefix = "skipped/"
+	StatCappedPrefix  = "capped/"
+	StatQuirkPrefix   = "quirks/"
+	// StatInputProblemPrefix + "<path>\t<reason>": an input file that
+	// gave no WARC record (Summary.InputProblems).
+	StatInputProblemPrefix = "input_problems/"
+	StatLanguagePrefix     = "languages/"
+	StatClusterSizePrefix  = "cluster_size/"
 )
 
 // statistic defines one number of summary.json: the stages make it as a
@@ -91,6 +94,19 @@ var statFamilies = []struct {
 			s.Quirks = map[string]int{}
 		}
 		s.Quirks[k] += v
+		return nil
+	}},
+	{StatInputProblemPrefix, func(s *Summary, k string, v int) error {
+		path, reason, ok := strings.Cut(k, "\t")
+		if !ok {
+			return fmt.Errorf("summary: input problem %q without a reason", k)
+		}
+		if s.InputProblems == nil {
+			s.InputProblems = map[string]string{}
+		}
+		if was, ok := s.InputProblems[path]; !ok || reason < was {
+			s.InputProblems[path] = reason
+		}
 		return nil
 	}},
 	{StatLanguagePrefix, func(s *Summary, k string, v int) error {
@@ -154,11 +170,16 @@ const SchemaVersion = 7
 // read (and every unreadable stretch or file) is either a document that
 // reached matching or a reject with exactly one reason.
 type Summary struct {
-	SchemaVersion int            `json:"schema_version"` // SchemaVersion of the outputs
-	Records       int            `json:"records"`        // WARC records read, incl. unreadable stretches and files
-	Documents     int            `json:"documents"`      // documents that reached matching
-	Skipped       map[string]int `json:"skipped"`        // reason -> rejects (rejects-*.jsonl)
-	Capped        map[string]int `json:"capped"`         // cap -> documents kept in part (see docs/robustness.md)
+	SchemaVersion int `json:"schema_version"` // SchemaVersion of the outputs
+	Records       int `json:"records"`        // WARC records read, incl. unreadable stretches and files
+	Documents     int `json:"documents"`      // documents that reached matching
+	// PagesRead is the number of pages read: records that became text,
+	// each with one decision line (Kept + Dropped, Pages()); the closing
+	// line's "read N pages". Documents counts fewer: pages without enough
+	// signatures are decided without matching.
+	PagesRead int            `json:"pages"`
+	Skipped   map[string]int `json:"skipped"` // reason -> rejects (rejects-*.jsonl)
+	Capped    map[string]int `json:"capped"`  // cap -> documents kept in part (see docs/robustness.md)
 	// Quirks counts, per reader quirk (warc.Quirks), the records read
 	// with it repaired, documents and rejects alike; absent when none.
 	Quirks map[string]int `json:"quirks,omitempty"`
@@ -194,7 +215,13 @@ type Summary struct {
 	Output       string              `json:"output"` // the output directory
 	Shards       int                 `json:"shards"` // shards of pairs and rejects
 	Files        []string            `json:"files"`  // the WARC files read, sorted
-	Run          RunInfo             `json:"run"`    // when and with what it ran; differs between runs (docs/outputs.md)
+	// InputProblems names each input file that gave no WARC record, with
+	// why: unreadable-file (missing, or could not be opened or read to
+	// its end), empty-file, irregular-file, or ProblemNoWARCRecord (opened
+	// but nothing in it is a WARC record); absent when none. The command
+	// warns once per file.
+	InputProblems map[string]string `json:"input_problems,omitempty"`
+	Run           RunInfo           `json:"run"` // when and with what it ran; differs between runs (docs/outputs.md)
 
 	// Scheduled batches (docs/design.md), all absent without their flags:
 	// the pages dropped for a page an earlier run kept (--against;
@@ -219,6 +246,11 @@ func (s Summary) SkippedTotal() int {
 // pages"): records that became text, each with one decision line, so
 // Kept + Dropped.
 func (s Summary) Pages() int { return s.Kept + s.Dropped }
+
+// ProblemNoWARCRecord is the InputProblems reason of a file that was
+// opened and read but holds no WARC record (e.g. a text file named
+// .warc.gz): everything in it was an unreadable stretch.
+const ProblemNoWARCRecord = "no-warc-record"
 
 // NotPages returns the skip reasons of the records that are not pages
 // (every reason but those of IsPageReason, pages decided on their

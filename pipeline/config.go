@@ -16,15 +16,15 @@ import (
 	"github.com/ndd-beam/ndd-beam/storage" // registers local, gs://, s3://, http(s)://
 )
 
-// Validate is config.Config.ValidateValues plus the checks that need Beam's
+// Validate is config.Config.ValidateValues and CheckPlaces plus the checks that need Beam's
 // filesystem registry: each input glob must match at least one file (an
 // http(s) URL is taken as it is, unfetched), each local directory hold at
 // least one WARC file (storage.WARCFilesIn) and each input list "@LIST"
 // must be readable and name at least one path (its entries are not looked
 // at: a missing or bad one is a reject at run time); the
-// output directory must not hold files this job writes
-// (output.IsJobFile: an earlier run's outputs, _SUCCESS or temporary
-// files) unless c.Overwrite, and then no other files; and it must be
+// output directory must hold no file this job does not write, and none
+// it writes (output.IsJobFile: an earlier run's outputs, _SUCCESS or
+// temporary files) unless c.Overwrite; and it must be
 // writable (checkOutput: a probe file is created and removed, locally or
 // through the output's filesystem). Errors are *config.ParamError (they
 // wrap config.ErrConfig). Validate changes nothing but creating a missing
@@ -37,6 +37,9 @@ func Validate(ctx context.Context, c *config.Config) error {
 	if err := checkInput(ctx, c.Input, c.InputPrefix); err != nil {
 		return err
 	}
+	if err := c.CheckPlaces(); err != nil {
+		return err
+	}
 	if err := checkAgainst(ctx, c); err != nil {
 		return err
 	}
@@ -46,7 +49,10 @@ func Validate(ctx context.Context, c *config.Config) error {
 	if _, err := usedOutput(ctx, c.Output, c.Overwrite); err != nil {
 		return err
 	}
-	return checkOutput(ctx, c.Output, c.RunID)
+	if err := checkOutput(ctx, c.Output, c.RunID); err != nil {
+		return err
+	}
+	return checkWARCDir(ctx, c)
 }
 
 // ValidateValues checks every value of c without touching any filesystem:
@@ -60,9 +66,9 @@ func ValidateValues(c *config.Config) error {
 }
 
 // usedOutput lists the output directory and returns the paths of the files
-// this job writes found there. It is an error to find any unless
-// overwrite, and with overwrite to find other files too (all listed). A
-// missing local directory is empty.
+// this job writes found there. It is an error to find files the job does
+// not write (with overwrite all listed, else the first few), and to find
+// the job's unless overwrite. A missing local directory is empty.
 func usedOutput(ctx context.Context, out string, overwrite bool) ([]string, error) {
 	fs, err := storage.New(ctx, out)
 	if err != nil {
@@ -87,6 +93,8 @@ func usedOutput(ctx context.Context, out string, overwrite bool) ([]string, erro
 	sort.Strings(ours)
 	sort.Strings(foreign)
 	switch {
+	case len(foreign) > 0 && !overwrite:
+		return nil, config.ParamErrorf(config.LayoutQuotedIs, "--output", out, "holds files the job did not write (%s): the outputs would be mixed in with them; choose an empty or new directory", abbreviate(foreign))
 	case len(ours) > 0 && !overwrite:
 		names := make([]string, len(ours))
 		for i, p := range ours {

@@ -80,6 +80,11 @@ func Launch(ctx context.Context, c *config.Config) (*Launched, error) {
 	if err := take("--output", c.Output); err != nil {
 		return fail(err)
 	}
+	if c.WriteWARC != "" {
+		if err := take("--write_warc", c.WriteWARC); err != nil {
+			return fail(err)
+		}
+	}
 	if c.WriteIndex != "" {
 		if err := take("--write_index", c.WriteIndex); err != nil {
 			return fail(err)

@@ -90,6 +90,9 @@ func Build(ctx context.Context, s beam.Scope, cfg config.Config) error {
 			Created: base.Run.Start.Format(time.RFC3339), Shards: cfg.Shards, Params: p, Output: cfg.Output, RunID: out.RunID},
 			groups, unsigned, decided, files))
 	}
+	if cfg.WriteWARC != "" {
+		out.After(transforms.FilterWARC(s, warcFilter(cfg, base, out.RunID), files, decided.Decisions))
+	}
 	out.Commit(s) // after the index segment's commit: _SUCCESS is the run's last word
 	return nil
 }

@@ -238,8 +238,12 @@ func TestJobOnGCS(t *testing.T) {
 	cfg := storageConfig([]string{"@" + list})
 	cfg.InputPrefix = "gs://ndd/in"
 	cfg.Output = "gs://ndd/out/"
+	cfg.WriteWARC = "gs://ndd/warc/"
 	runJob(t, "direct", cfg)
 	sameOutputs(t, readOutputs(t, cfg.Output, "gs://ndd/in"), ref, nil)
+	if checkFilteredDir(t, cfg.WriteWARC, len(storageWARCs)) == 0 {
+		t.Error("--write_warc on gs:// removed no record")
+	}
 
 	if err := Validate(context.Background(), &cfg); err == nil || !strings.Contains(err.Error(), "earlier run") {
 		t.Errorf("second run into %s: Validate = %v, want it refused", cfg.Output, err)
@@ -248,6 +252,7 @@ func TestJobOnGCS(t *testing.T) {
 	cfg.Input = []string{"gs://ndd/in/*.warc.gz"}
 	runJob(t, "direct", cfg)
 	sameOutputs(t, readOutputs(t, cfg.Output, "gs://ndd/in"), ref, nil)
+	checkFilteredDir(t, cfg.WriteWARC, len(storageWARCs)) // replaced by --overwrite
 }
 
 // s3Env points Beam's s3 filesystem (AWS SDK v2) at endpoint with test
@@ -284,7 +289,11 @@ func TestJobOnS3(t *testing.T) {
 	cfg := storageConfig([]string{"s3://ndd/in/aut*.warc.gz", "@" + listPath})
 	cfg.InputPrefix = "s3://ndd/in/"
 	cfg.Output = "s3://ndd/out"
+	cfg.WriteWARC = "s3://ndd/warc"
 	runJob(t, "direct", cfg)
+	if checkFilteredDir(t, cfg.WriteWARC, len(storageWARCs)) == 0 {
+		t.Error("--write_warc on s3:// removed no record")
+	}
 	got := readOutputs(t, cfg.Output, "s3://ndd/in")
 	sameOutputs(t, got, ref, map[string]int{dedup.ReasonUnreadableFile: 1})
 	if !slices.ContainsFunc(got.lines["rejects"], func(l string) bool {

@@ -27,6 +27,7 @@ func init() {
 	register.Emitter1[output.Reject]()
 	register.Emitter1[string]()
 	register.Emitter2[string, string]()
+	register.Function2x0[output.Reject, func(string)](fileProblem)
 	register.Iter1[string]()
 }
 
@@ -100,7 +101,7 @@ func ReadWARC(ctx context.Context, s beam.Scope, st *Stats, inputs []string, pre
 	rejects = beam.Flatten(s, pathRejects, dupRejects, readRejects)
 	st.Count(s, output.StatRecords, candidates)
 	st.Count(s, output.StatRecords, rejects)
-	st.Add(nameStats(s, quirks))
+	st.Add(nameStats(s, beam.Flatten(s, quirks, beam.ParDo(s, fileProblem, rejects))))
 	return candidates, rejects, files, nil
 }
 
@@ -227,7 +228,9 @@ type readWARCFn struct {
 // ProcessElement reads the file at path (storage.Open, dedup.ReadFile).
 // Each quirk the reader repaired in a record (warc.Quirks) is emitted to
 // quirk as the statistic name "quirks/<name>" and counted in
-// "read/quirk-<name>".
+// "read/quirk-<name>"; a file opened that holds no WARC record (only
+// unreadable stretches) is emitted there too, as an input problem
+// (output.StatInputProblemPrefix, output.ProblemNoWARCRecord).
 func (fn *readWARCFn) ProcessElement(ctx context.Context, path string, emit func(dedup.Candidate), reject func(output.Reject), opened func(string), quirk func(string)) error {
 	readFiles.Inc(ctx, 1)
 	rc, err := storage.Open(ctx, path)
@@ -237,20 +240,42 @@ func (fn *readWARCFn) ProcessElement(ctx context.Context, path string, emit func
 		opened(path)
 		in = &dedup.CountingReader{R: rc, Add: func(n int64) { countBytes(ctx, n) }}
 	}
+	records, fileRejects := 0, 0
 	dedup.ReadFile(path, in, err, fn.Options, func(c dedup.Candidate) {
+		records++
 		readRecords.Inc(ctx, 1)
 		progress.records.Add(1)
 		readCandidates.Inc(ctx, 1)
 		countQuirks(ctx, quirk, c.Quirks)
 		emit(c)
 	}, func(r output.Reject) {
+		switch r.Reason {
+		case warc.SkipUnreadable:
+		case dedup.ReasonUnreadableFile, dedup.ReasonEmptyFile:
+			fileRejects++
+		default:
+			records++
+		}
 		readRecords.Inc(ctx, 1)
 		progress.records.Add(1)
 		countReject(ctx, readSkipped, "read", r.Reason)
 		countQuirks(ctx, quirk, r.Quirks)
 		reject(r)
 	})
+	if err == nil && records == 0 && fileRejects == 0 {
+		quirk(output.StatInputProblemPrefix + path + "\t" + output.ProblemNoWARCRecord)
+	}
 	return nil
+}
+
+// fileProblem emits the statistic name (output.StatInputProblemPrefix) of
+// a reject that is an input file not read, or read only in part: missing
+// or unreadable, empty, irregular. Duplicates are read under another path.
+func fileProblem(r output.Reject, emit func(string)) {
+	switch r.Reason {
+	case dedup.ReasonUnreadableFile, dedup.ReasonEmptyFile, dedup.ReasonIrregularFile:
+		emit(output.StatInputProblemPrefix + r.File + "\t" + r.Reason)
+	}
 }
 
 // countQuirks emits and counts the quirks of one record.

@@ -151,6 +151,7 @@ func (fn *writeSummaryFn) ProcessElement(ctx context.Context, _ []byte, stats fu
 	if sum.LanguageData, err = sum.Parameters.Languages(); err != nil {
 		return err
 	}
+	sum.PagesRead = sum.Pages()
 	sum.Files = nil
 	var f string
 	for files(&f) {

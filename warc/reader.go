@@ -305,6 +305,10 @@ func (rd *fileReader) readRecord(member, start int64) {
 	rec.Type = strings.ToLower(strings.TrimSpace(wf.Get(gowarc.WarcType)))
 	rec.TargetURI = stripAngles(wf.Get(gowarc.WarcTargetURI))
 	rec.Date = strings.TrimSpace(wf.Get(gowarc.WarcDate))
+	for _, v := range wf.GetAll(gowarc.WarcConcurrentTo) {
+		rec.ConcurrentTo = append(rec.ConcurrentTo, EscapeInvalidUTF8(stripAngles(v)))
+	}
+	rec.RefersTo = EscapeInvalidUTF8(stripAngles(wf.Get(gowarc.WarcRefersTo)))
 	if strings.EqualFold(rec.Date, "null") {
 		rec.Date = ""
 	}

@@ -26,6 +26,12 @@ type Record struct {
 	// Date is WARC-Date as written (ISO 8601 in WARC/1.x, often malformed in
 	// older files); "" when absent or "null".
 	Date string
+	// ConcurrentTo holds the record IDs of WARC-Concurrent-To (WARC 1.1
+	// §5.7; the field may repeat), without angle brackets; RefersTo is
+	// WARC-Refers-To (§5.8). Both "" / nil when absent; FilterPlan links
+	// records to pages by them.
+	ConcurrentTo []string
+	RefersTo     string
 	// HTTPStatus is the HTTP status code of a response record with an HTTP
 	// block; 0 otherwise.
 	HTTPStatus int

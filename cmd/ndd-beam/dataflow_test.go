@@ -33,7 +33,7 @@ func TestTemplateMetadataMatchesFlags(t *testing.T) {
 		if p.HelpText == "" || p.Label == "" {
 			t.Errorf("parameter %s without help or label", p.Name)
 		}
-		if !strings.Contains(help, "--"+p.Name+"\n") {
+		if !strings.Contains(help, "  --"+p.Name+"\n") && !strings.Contains(help, "  --"+p.Name+"=") {
 			t.Errorf("parameter %s is not a job flag in --help", p.Name)
 		}
 	}

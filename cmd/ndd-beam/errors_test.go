@@ -52,7 +52,8 @@ func TestCLIRuntimeErrorIsOneLine(t *testing.T) {
 
 // Bad inputs that used to fail the job are rejects now: a dangling
 // symbolic link and a FIFO matched by the glob, and an empty file; the job
-// succeeds (exit 0) and its closing line counts them.
+// succeeds (exit 0), warns once per file on stderr, and its closing line
+// counts them.
 func TestCLIIrregularInputsAreRejects(t *testing.T) {
 	dir := t.TempDir()
 	b, err := os.ReadFile(filepath.Join(testdata, "dolma__sample-0000.warc.gz"))
@@ -68,10 +69,16 @@ func TestCLIIrregularInputsAreRejects(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := cli(t, "--input="+filepath.Join(dir, "*.warc.gz"), "--output="+filepath.Join(dir, "out"))
-	if code != 0 || stderr != "" {
+	if code != 0 {
 		t.Fatalf("exit %d, stderr %.500q", code, stderr)
 	}
-	for _, want := range []string{"irregular-file 2", "empty-file 1", "from 2 files"} {
+	wantWarn := "ndd-beam: warning: " + filepath.Join(dir, "dangling.warc.gz") + ": not a regular file (irregular-file)\n" +
+		"ndd-beam: warning: " + filepath.Join(dir, "empty.warc.gz") + ": empty (0 bytes) (empty-file)\n" +
+		"ndd-beam: warning: " + filepath.Join(dir, "fifo.warc.gz") + ": not a regular file (irregular-file)\n"
+	if stderr != wantWarn {
+		t.Errorf("stderr %q, want a warning per file:\n%s", stderr, wantWarn)
+	}
+	for _, want := range []string{"irregular-file 2", "empty-file 1", "from 2 files (3 input files gave no WARC record"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("closing line lacks %q: %s", want, stdout)
 		}

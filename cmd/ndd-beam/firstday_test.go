@@ -15,7 +15,7 @@ import (
 )
 
 // closingLineRE takes apart the closing line of a finished run.
-var closingLineRE = regexp.MustCompile(`^ndd-beam: read (\d+) pages and (\d+) other records(?: \(([^)]*)\))? from (\d+) files; kept (\d+) pages, dropped (\d+) \((\d+) exact copies, (\d+) near-duplicates\); keep/drop per page in (\S+), all outputs in (\S+)\n$`)
+var closingLineRE = regexp.MustCompile(`^ndd-beam: read (\d+) pages? and (\d+) other records?(?: \(([^)]*)\))? from (\d+) files?(?: \(\d+ input files? gave no WARC record: [^)]*\))?; kept (\d+) pages?, dropped (\d+) \((\d+) exact cop(?:y|ies), (\d+) near-duplicates?\); keep/drop per page in (\S+), all outputs in (\S+)\n$`)
 
 // readLines reads the rows of the output files matching glob
 // (output.ReadAll).
@@ -149,8 +149,9 @@ func TestCLIInputListRelativeToList(t *testing.T) {
 	out = filepath.Join(tmp, "out-prefix")
 	code, stdout, stderr = cli(t, "--input=@"+filepath.Join(lists, "l.txt"), "--input_prefix="+filepath.Join(tmp, "elsewhere"), "--output="+out)
 	missing := filepath.Join(tmp, "elsewhere", "crawl", "aut__example.warc.gz")
-	if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 ||
-		!strings.HasPrefix(stderr, "ndd-beam: no input file could be read (unreadable-file 2); first: "+missing+": ") ||
+	lines := strings.SplitAfter(stderr, "\n")
+	if code != 2 || stdout != "" || len(lines) != 4 || lines[0] != "ndd-beam: warning: "+missing+": missing or unreadable (unreadable-file)\n" ||
+		!strings.HasPrefix(lines[2], "ndd-beam: no input file could be read (unreadable-file 2); first: "+missing+": ") ||
 		!strings.Contains(stderr, "no such file") || !strings.Contains(stderr, filepath.Join(out, "rejects-*")) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and one line naming the missing file", code, stdout, stderr)
 	}
@@ -163,7 +164,7 @@ func TestCLIInputListRelativeToList(t *testing.T) {
 	// The same line when the rejects are Parquet (output.Decode).
 	out = filepath.Join(tmp, "out-parquet")
 	code, _, stderr = cli(t, "--input=@"+filepath.Join(lists, "l.txt"), "--input_prefix="+filepath.Join(tmp, "elsewhere"), "--output="+out, "--output_format=parquet")
-	if code != 2 || !strings.HasPrefix(stderr, "ndd-beam: no input file could be read (unreadable-file 2); first: "+missing+": ") {
+	if lines := strings.SplitAfter(stderr, "\n"); code != 2 || len(lines) != 4 || !strings.HasPrefix(lines[2], "ndd-beam: no input file could be read (unreadable-file 2); first: "+missing+": ") {
 		t.Errorf("parquet: exit %d, stderr %q; want 2 and the line naming the missing file", code, stderr)
 	}
 }

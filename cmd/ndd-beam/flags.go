@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
-	"sort"
 	"strings"
 	"time"
 
@@ -139,7 +137,8 @@ func registerFlags(j *jobFlagSet, cfg *config.Config) commandFlags {
 	j.Var(progressFlag{&cfg.Progress}, "progress", fmt.Sprintf("print a line on stderr every --progress_interval on a local run (direct; prism; LOOPBACK workers): records and MB read, MB/s, documents, pairs, elapsed time; true, false or %s: when stderr is a terminal (default %s); other runners show the same figures as Beam counters", config.ProgressAuto, config.DefaultProgress))
 	j.DurationVar(&cfg.ProgressInterval, "progress_interval", cfg.ProgressInterval, fmt.Sprintf("time between two progress lines (default %v)", cfg.ProgressInterval))
 	j.StringVar(&cfg.MemoryLimit, "memory_limit", cfg.MemoryLimit, fmt.Sprintf("soft memory limit of the job's process and of its workers (Go's GOMEMLIMIT; beyond it the collector works harder instead of growing the heap): a size such as 4GiB, %s for none, or %s: a GOMEMLIMIT already set, else %.0f%% of a container's memory limit, else %.0f%% of the machine's memory (default %s, docs/deploy.md \"Memory\")", config.MemoryLimitOff, config.MemoryLimitAuto, 100*config.ContainerMemoryShare, 100*config.SystemMemoryShare, cfg.MemoryLimit))
-	j.BoolVar(&cfg.Overwrite, "overwrite", cfg.Overwrite, "write into an --output directory that holds an earlier run's files (shards, summary.json, _SUCCESS, temporary files), which this run's commit replaces: until then they stay as they were; refused if it holds any other file. Without it such a directory is refused")
+	j.BoolVar(&cfg.Overwrite, "overwrite", cfg.Overwrite, "write into an --output directory that holds an earlier run's files (shards, summary.json, _SUCCESS, temporary files), which this run's commit replaces: until then they stay as they were. Without it such a directory is refused; a directory holding any other file is refused with or without it")
+	j.StringVar(&cfg.WriteWARC, "write_warc", cfg.WriteWARC, "directory, gs:// or s3:// prefix for filtered WARC files: a copy of each input file without its dropped pages and the request, metadata and revisit records that belong to them (WARC-Concurrent-To, WARC-Refers-To, or the page's URI and date), every other record copied byte for byte; each opens with a warcinfo record saying what was removed and why, and manifest-00000-of-00001.jsonl lists every removed record (default none; docs/outputs.md \"Filtered WARC files\")")
 	j.StringVar(&cfg.WriteIndex, "write_index", cfg.WriteIndex, "index directory, gs:// or s3:// prefix: add a segment of the pages this run keeps (identity, language, vector, rank; Parquet) for later runs to deduplicate against, docs/design.md \"Scheduled batches\" (default none)")
 	j.StringVar(&cfg.IndexLabel, "index_label", cfg.IndexLabel, "label of the segment --write_index adds, segment-LABEL (letters, digits, ., _, -); give labels that sort as the runs do, e.g. the crawl date (default the run's start time, UTC, 20060102T150405.000Z)")
 	j.Var(listFlag{&cfg.Against}, "against", "comma-separated index directories (or segments) of --write_index: decide this run's pages against the pages earlier runs kept, which rank first and stay kept; a page dropped for one names it and its segment (kept_by_segment); their parameters must agree with this run's (docs/design.md \"Scheduled batches\") (default none)")
@@ -158,26 +157,4 @@ func registerFlags(j *jobFlagSet, cfg *config.Config) commandFlags {
 	cmd.printMeta = j.Bool(printTemplateMetadataFlag, false, "print the Dataflow flex template's metadata.json (every job flag above, its help and default) and exit")
 	j.Launcher("version", printTemplateMetadataFlag, "progress", "progress_interval", "memory_limit")
 	return cmd
-}
-
-// usage writes --help: the job flags of j in their order, then the names
-// of the runner flags (fs's flags not in j).
-func usage(w io.Writer, j *jobFlagSet, fs *flag.FlagSet) {
-	fmt.Fprintln(w, "Usage: ndd-beam --input=DIR|GLOB|@LIST[,…] --output=DIR [flags]")
-	fmt.Fprintln(w, "\nFind near-duplicate web pages in WARC files with SpotSigs (SIGIR 2008) on Apache Beam.")
-	fmt.Fprintln(w, "\nJob flags:")
-	for _, name := range j.names {
-		f := j.Lookup(name)
-		fmt.Fprintf(w, "  --%s\n    \t%s\n", f.Name, f.Usage)
-	}
-	fmt.Fprintln(w, "\nRunner flags (Apache Beam; --runner defaults to direct here):")
-	var beamFlags []string
-	fs.VisitAll(func(f *flag.Flag) {
-		if j.Lookup(f.Name) == nil {
-			beamFlags = append(beamFlags, "--"+f.Name)
-		}
-	})
-	sort.Strings(beamFlags)
-	fmt.Fprintf(w, "  %s\n", strings.Join(beamFlags, " "))
-	fmt.Fprintln(w, "  e.g. --runner=prism | --runner=dataflow --project=P --region=R --staging_location=gs://B/staging --worker_binary=bin/ndd-beam-worker [--dry_run] | --runner=flink --endpoint=HOST:8099")
 }

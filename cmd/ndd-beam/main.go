@@ -46,6 +46,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/pipeline"
 	"github.com/ndd-beam/ndd-beam/storage" // registers local, gs://, s3://, http(s)://
+	"github.com/ndd-beam/ndd-beam/warc"
 )
 
 // defaultRunner replaces beamx's default (prism in Beam v2.77.0) when no
@@ -79,7 +80,7 @@ func run(args []string) (status int) {
 			usage(os.Stdout, jobs, flag.CommandLine)
 			return 0
 		}
-		return fail(2, "%v (see ndd-beam --help)", err)
+		return fail(2, "%s (see ndd-beam --help)", unknownFlag(err, flag.CommandLine))
 	}
 	if flag.NArg() > 0 {
 		return fail(2, "unexpected argument %q (flags only; see ndd-beam --help)", flag.Arg(0))
@@ -191,11 +192,65 @@ func run(args []string) (status int) {
 		fmt.Fprintf(os.Stderr, "ndd-beam: job finished; summary not readable yet (%v)\n", err)
 		return 0
 	}
+	warnInputs(sum)
 	if len(sum.Files) == 0 {
 		return fail(2, "%s", noFileRead(ctx, cfg.Output, sum))
 	}
+	if warcRecords(sum) == 0 {
+		return fail(2, "%s", noRecordRead(ctx, cfg.Output, sum))
+	}
 	fmt.Println(closingLine(sum, cfg.Output))
 	return 0
+}
+
+// warcRecords is the number of WARC records read: summary records less
+// the rejects that are input paths or unreadable stretches. 0 means no
+// input held a WARC record (exit status 2).
+func warcRecords(sum output.Summary) int {
+	n := sum.Records
+	for _, r := range []string{warc.SkipUnreadable, dedup.ReasonUnreadableFile, dedup.ReasonEmptyFile, dedup.ReasonIrregularFile, dedup.ReasonDuplicateFile} {
+		n -= sum.Skipped[r]
+	}
+	return n
+}
+
+// problemWords says what an input problem (summary input_problems) is.
+var problemWords = map[string]string{
+	dedup.ReasonUnreadableFile: "missing or unreadable",
+	dedup.ReasonEmptyFile:      "empty (0 bytes)",
+	dedup.ReasonIrregularFile:  "not a regular file",
+	output.ProblemNoWARCRecord: "holds no WARC record",
+}
+
+// warnInputs prints one warning line on stderr per input file that gave
+// no WARC record (summary input_problems), in path order.
+func warnInputs(sum output.Summary) {
+	paths := make([]string, 0, len(sum.InputProblems))
+	for p := range sum.InputProblems {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		r := sum.InputProblems[p]
+		what := problemWords[r]
+		if what == "" {
+			what = r
+		}
+		fmt.Fprintf(os.Stderr, "ndd-beam: warning: %s: %s (%s)\n", p, what, r)
+	}
+}
+
+// noRecordRead explains a run whose input files were opened but held no
+// WARC record, on one line, and removes _SUCCESS as noFileRead does.
+func noRecordRead(ctx context.Context, dir string, sum output.Summary) string {
+	if fs, err := storage.New(ctx, dir); err == nil {
+		if r, ok := fs.(filesystem.Remover); ok {
+			r.Remove(ctx, output.JoinPath(dir, output.SuccessFile))
+		}
+		fs.Close()
+	}
+	return fmt.Sprintf("no WARC record was read from any input (%s opened; %s no WARC record, see the warnings above); rejects in %s",
+		plural(len(sum.Files), "file", "files"), plural(len(sum.InputProblems), "input file gave", "input files gave"), output.JoinPath(dir, "rejects-*"))
 }
 
 // onSignal makes SIGINT and SIGTERM stop the run on one line: no commit
@@ -297,9 +352,23 @@ func closingLine(sum output.Summary, dir string) string {
 	if sum.IndexSegment != "" {
 		seg = fmt.Sprintf("; index segment %s written", output.JoinPath(sum.IndexDir, sum.IndexSegment))
 	}
-	return fmt.Sprintf("ndd-beam: read %d pages and %d other records%s from %d files; kept %d pages, dropped %d (%d exact copies, %d near-duplicates%s); keep/drop per page in %s, all outputs in %s%s",
-		sum.Pages(), other, why, len(sum.Files), sum.Kept, sum.Dropped, sum.DroppedExact, sum.Dropped-sum.DroppedExact, earlier,
+	from := plural(len(sum.Files), "file", "files")
+	if n := len(sum.InputProblems); n > 0 {
+		from += fmt.Sprintf(" (%s no WARC record: missing, empty or unreadable, see the warnings above)", plural(n, "input file gave", "input files gave"))
+	}
+	return fmt.Sprintf("ndd-beam: read %s and %s%s from %s; kept %s, dropped %d (%s, %s%s); keep/drop per page in %s, all outputs in %s%s",
+		plural(sum.Pages(), "page", "pages"), plural(other, "other record", "other records"), why, from,
+		plural(sum.Kept, "page", "pages"), sum.Dropped, plural(sum.DroppedExact, "exact copy", "exact copies"),
+		plural(sum.Dropped-sum.DroppedExact, "near-duplicate", "near-duplicates"), earlier,
 		output.JoinPath(dir, output.Decisions+"-*"), dir, seg)
+}
+
+// plural is "n one" for n == 1, else "n many".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // noFileRead explains a run that opened no input file, on one line: how

@@ -86,7 +86,8 @@ func TestCLIUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"unknown flag", []string{"--tua=0.5", in, "--output=" + dir}, "tua"},
+		{"unknown flag", []string{"--tua=0.5", in, "--output=" + dir}, "unknown flag --tua; did you mean --tau?"},
+		{"typo", []string{"--inptu=" + testdata, "--output=" + dir}, "did you mean --input?"},
 		{"bad number", []string{"--tau=abc", in, "--output=" + dir}, "tau"},
 		{"tau range", []string{"--tau=2", in, "--output=" + dir}, "--tau"},
 		{"no match", []string{"--input=" + filepath.Join(dir, "none-*.warc.gz"), "--output=" + dir}, "matches no file"},
@@ -94,7 +95,7 @@ func TestCLIUsageErrors(t *testing.T) {
 		{"matcher", []string{in, "--output=" + dir, "--matcher=fast"}, "--matcher"},
 		{"keep", []string{in, "--output=" + dir, "--keep=newest"}, "--keep"},
 		{"decide rounds", []string{in, "--output=" + dir, "--decide_rounds=-1"}, "--decide_rounds"},
-		{"missing input", []string{"--output=" + dir}, "--input"},
+		{"missing input", []string{"--output=" + dir}, "--input is required: a folder of WARC files, WARC file paths or globs, gs://, s3:// or http(s):// URLs, or @LIST files"},
 		{"stray argument", []string{in, "--output=" + dir, "extra"}, "extra"},
 	}
 	for _, tc := range cases {
@@ -114,6 +115,23 @@ func TestCLIHelp(t *testing.T) {
 	code, stdout, _ := cli(t, "--help")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
+	}
+	// Grouped by task, the common flags first, every line within 80 columns.
+	var at []int
+	for _, head := range []string{"\nInput:\n  --input\n", "\nOutput:\n  --output\n", "\nScheduled batches (crawl after crawl):\n", "\nDecisions:\n  --tau=", "\nTuning", "\nRunner and command:\n", "\nRunner flags"} {
+		i := strings.Index(stdout, head)
+		if i < 0 || len(at) > 0 && i < at[len(at)-1] {
+			t.Errorf("--help: %q missing or out of order", head)
+		}
+		at = append(at, i)
+	}
+	if strings.Contains(stdout, "\nOther:\n") {
+		t.Errorf("--help has flags in no group (helpGroups):\n%s", stdout[strings.Index(stdout, "\nOther:\n"):])
+	}
+	for _, l := range strings.Split(stdout, "\n") {
+		if n := len([]rune(l)); n > helpWidth && strings.Contains(l, " ") {
+			t.Errorf("--help line of %d columns: %q", n, l)
+		}
 	}
 	for _, want := range []string{"--tau", fmt.Sprintf("default %v", config.DefaultTau), "--rho", "default 1000", "--matcher", "--runner", "--dry_run"} {
 		if !strings.Contains(stdout, want) {

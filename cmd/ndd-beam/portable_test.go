@@ -70,9 +70,10 @@ func TestPortableUniversalOnStandalonePrism(t *testing.T) {
 		}
 	}
 	us.Output = ds.Output
-	// The run's times, CPU and runner differ by nature (docs/outputs.md);
+	// The run's times, CPU, runner and ID differ by nature (docs/outputs.md);
 	// its version and Beam SDK must not.
 	us.Run.Start, us.Run.End, us.Run.WallSeconds, us.Run.CPUSeconds, us.Run.Runner = ds.Run.Start, ds.Run.End, ds.Run.WallSeconds, ds.Run.CPUSeconds, ds.Run.Runner
+	us.Run.ID = ds.Run.ID
 	if a, b := mustJSON(t, ds), mustJSON(t, us); a != b {
 		t.Errorf("summary.json differs:\ndirect    %s\nuniversal %s", a, b)
 	}

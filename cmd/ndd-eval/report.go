@@ -45,6 +45,12 @@ func runEvalReport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ndd-eval report:", err)
 		return 1
 	}
+	if !r.Committed {
+		fmt.Fprintf(stderr, "ndd-eval report: warning: %s has no _SUCCESS: the run did not finish, its files may be incomplete\n", dir)
+	}
+	if r.Unreadable > 0 {
+		fmt.Fprintf(stderr, "ndd-eval report: warning: the text of %d sample pages could not be read (first: %s)\n", r.Unreadable, r.FirstUnreadable)
+	}
 	fmt.Fprintf(stdout, "ndd-eval: report in %s\n", path)
 	return 0
 }
