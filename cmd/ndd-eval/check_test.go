@@ -17,12 +17,15 @@ import (
 
 // runJobT runs the job on the direct runner with input, into out, with
 // the index flags given.
-func runJobT(t *testing.T, input, out, against, writeIndex string) {
+func runJobT(t *testing.T, input, out, against, writeIndex string, edit ...func(*config.Config)) {
 	t.Helper()
 	cfg := config.DefaultConfig()
 	cfg.Input, cfg.Output, cfg.Runner, cfg.WriteIndex = []string{input}, out, "direct", writeIndex
 	if against != "" {
 		cfg.Against = []string{against}
+	}
+	for _, e := range edit {
+		e(&cfg)
 	}
 	if err := pipeline.Validate(context.Background(), &cfg); err != nil {
 		t.Fatal(err)

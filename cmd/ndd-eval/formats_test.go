@@ -2,17 +2,13 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-
 	"github.com/ndd-beam/ndd-beam/config"
-	"github.com/ndd-beam/ndd-beam/pipeline"
 )
 
 var runStarted = regexp.MustCompile(`run started [0-9T:.Z-]+`)
@@ -30,18 +26,7 @@ func TestEvalReadsEitherFormat(t *testing.T) {
 	say := map[string]string{}
 	for _, format := range config.OutputFormats {
 		out := filepath.Join(dir, format)
-		cfg := config.DefaultConfig()
-		cfg.Input, cfg.Output, cfg.Runner, cfg.OutputFormat = []string{input + "/"}, out, "direct", format
-		if err := pipeline.Validate(context.Background(), &cfg); err != nil {
-			t.Fatal(err)
-		}
-		p, s := beam.NewPipelineWithRoot()
-		if err := pipeline.Build(context.Background(), s, cfg); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := beam.Run(context.Background(), "direct", p); err != nil {
-			t.Fatal(err)
-		}
+		runJobT(t, input+"/", out, "", "", func(c *config.Config) { c.OutputFormat = format })
 		var stdout, stderr bytes.Buffer
 		run := func(name string, code int) {
 			if code != 0 {
