@@ -1,6 +1,6 @@
 import json, sys, os, re, zlib, gzip, html, itertools, pickle
 from html.parser import HTMLParser
-sys.path.insert(0, '/tmp/label-forums/tools')
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../..'))  # warclist: eval/realsets/warclist.py
 from warclist import records
 
 BLOCK = set('p div br li ul ol h1 h2 h3 h4 h5 h6 tr td th table section article header footer nav aside blockquote pre dt dd dl form option title hr main figure figcaption label select button'.split())

@@ -1,5 +1,5 @@
 import sys, hashlib, os, collections, re
-sys.path.insert(0,'/tmp/label-forums/tools')
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../..'))  # warclist: eval/realsets/warclist.py
 from warclist import records
 res=set(l.strip() for l in open('/work/shared/data/reserved.sha256') if not l.startswith('#'))
 used=set()

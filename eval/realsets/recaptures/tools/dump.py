@@ -1,5 +1,5 @@
-import json,glob,sys,re
-sys.path.insert(0,'/tmp/label-recaptures/tools')
+import os, json,glob,sys,re
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../..'))  # warclist: eval/realsets/warclist.py
 from warclist import records
 import importlib.util
 spec=importlib.util.spec_from_file_location('ex','/tmp/label-recaptures/tools/extract_lib.py'); ex=importlib.util.module_from_spec(spec); spec.loader.exec_module(ex)

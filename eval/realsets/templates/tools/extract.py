@@ -2,7 +2,7 @@
 # a response whose block does not start with an HTTP status line is taken as payload as it is).
 import json, sys, os, re, zlib, glob, pickle
 from html.parser import HTMLParser
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../..'))  # warclist: eval/realsets/warclist.py
 from warclist import records
 BLOCK = set('p div br li ul ol h1 h2 h3 h4 h5 h6 tr td th table section article header footer nav aside blockquote pre dt dd dl form option title hr main figure figcaption label select button'.split())
 SKIP = set('script style noscript template svg'.split())
