@@ -202,6 +202,54 @@ func (e *ExactPrior) Find(digest string, vec spotsig.Vector, sk spotsig.Sketch, 
 	return best
 }
 
+// Reach tells which index pages a new batch can reach, the only ones a
+// run against an index needs to hold: a page whose text digest (never the
+// empty text) or vector (ExactKey) a new page has (ExactPrior's keys), or
+// whose vector has weighted Jaccard ≥ τ with a new document's
+// (match.Probe: any pair AgainstPairs can find has it, in whichever
+// partitions). Every other index page drops no new page and is paired with
+// none, so leaving it out changes no decision; memory and work then grow
+// with the batch, not with the index (docs/design.md, "Scheduled
+// batches"). Holds needs its own Reach per goroutine.
+type Reach struct {
+	digests, vectors map[string]struct{}
+	probe            *match.Probe
+	scratch          match.ProbeScratch
+}
+
+// NewReach indexes the new batch: the vectors of its documents (after the
+// IDF filter: as they are matched) and the text digests of all its pages,
+// at threshold tau.
+func NewReach(vecs []spotsig.Vector, digests []string, tau float64) *Reach {
+	r := &Reach{digests: map[string]struct{}{}, vectors: map[string]struct{}{}, probe: match.NewProbe(vecs, tau)}
+	for _, d := range digests {
+		if d != "" {
+			r.digests[d] = struct{}{}
+		}
+	}
+	for _, v := range vecs {
+		if v.Len() > 0 {
+			r.vectors[ExactKey(v)] = struct{}{}
+		}
+	}
+	return r
+}
+
+// Holds reports whether the batch reaches the index page with text
+// digest digest and vector v.
+func (r *Reach) Holds(digest string, v spotsig.Vector) bool {
+	if _, ok := r.digests[digest]; ok && digest != "" {
+		return true
+	}
+	if v.Len() == 0 {
+		return false
+	}
+	if _, ok := r.vectors[ExactKey(v)]; ok {
+		return true
+	}
+	return r.probe.Reaches(v, &r.scratch)
+}
+
 // decideAgainst decides the new pages of res against the index pages prior
 // (the rule of docs/design.md, "Scheduled batches"): a page that copies an
 // index page exactly (ExactPrior) is dropped for it at Jaccard 1; the other

@@ -9,6 +9,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/internal/warcsplit"
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/output"
+	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
 // The equality of docs/design.md ("Scheduled batches"): batch 2 run against
@@ -120,6 +121,7 @@ func checkAgainstEqualsOneRun(t *testing.T, batch1, batch2 []string) {
 			t.Errorf("page %s: against the index %+v, one run %+v", d.Key(), d, want[i])
 		}
 	}
+	checkReachDecidesTheSame(t, p, batch2, prior, r2)
 	if r2.DroppedForPrior != fromBatch1 || segments != fromBatch1 {
 		t.Errorf("dropped for the index: %d counted, %d named, %d in one run", r2.DroppedForPrior, segments, fromBatch1)
 	}
@@ -127,6 +129,44 @@ func checkAgainstEqualsOneRun(t *testing.T, batch1, batch2 []string) {
 		t.Fatal("no page of batch 2 dropped for one of batch 1: the split tests nothing")
 	}
 	t.Logf("batch 1: %d pages, %d kept (index); batch 2: %d pages, %d dropped for index pages", len(r1.Pages), len(prior), len(r2.Pages), fromBatch1)
+}
+
+// checkReachDecidesTheSame: batch 2 run against only the index pages it
+// reaches (Reach, what the job holds of the index) decides every page as
+// the run against the whole index r2 did, and leaves index pages out.
+func checkReachDecidesTheSame(t *testing.T, p config.Params, batch2 []string, prior []Prior, r2 *Result) {
+	t.Helper()
+	var vecs []spotsig.Vector
+	for _, d := range r2.Docs {
+		vecs = append(vecs, d.Vec)
+	}
+	var digests []string
+	for _, pg := range r2.Pages {
+		digests = append(digests, pg.Digest)
+	}
+	reach := NewReach(vecs, digests, p.Tau)
+	var reached []Prior
+	for _, pr := range prior {
+		if reach.Holds(pr.Digest, pr.Vec) {
+			reached = append(reached, pr)
+		}
+	}
+	r3, err := RunAgainst(context.Background(), p, batch2, reached)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r3.Decisions) != len(r2.Decisions) {
+		t.Fatalf("%d decisions against the pages reached, %d against the whole index", len(r3.Decisions), len(r2.Decisions))
+	}
+	for i, d := range r3.Decisions {
+		if !sameDecision(d, r2.Decisions[i]) || d.KeptBySegment != r2.Decisions[i].KeptBySegment {
+			t.Errorf("page %s: against the pages reached %+v, against the whole index %+v", d.Key(), d, r2.Decisions[i])
+		}
+	}
+	if len(reached) == len(prior) {
+		t.Errorf("batch 2 reaches all %d index pages: the test cannot tell", len(prior))
+	}
+	t.Logf("batch 2 reaches %d of %d index pages", len(reached), len(prior))
 }
 
 // sameDecision compares two decisions field by field (the kept-by offsets

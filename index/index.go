@@ -664,50 +664,6 @@ func readAll(ctx context.Context, name string) ([]byte, error) {
 	return io.ReadAll(r)
 }
 
-// ReadPages reads every page of segment seg (whose meta is m), each named
-// by the segment's name, and hands them to fn in file and row order.
-// Memory: one Parquet file's bytes and RowGroupRows rows.
-func ReadPages(ctx context.Context, seg string, m Meta, fn func(dedup.Prior) error) (err error) {
-	for _, f := range m.Files {
-		if err := readFilePages(ctx, seg, f, m.Segment, fn); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// readFilePages reads the rows of the Parquet file f of segment seg
-// (named name); a damaged file is an error naming it, never a panic.
-func readFilePages(ctx context.Context, seg, f, name string, fn func(dedup.Prior) error) (err error) {
-	pf, closeFile, err := openParquet(ctx, Join(seg, f))
-	if err != nil {
-		return fmt.Errorf("index segment %s: %s is not a whole Parquet file (%v)", seg, f, err)
-	}
-	defer closeFile()
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("index segment %s: %s: %v", seg, f, r)
-		}
-	}()
-	r := parquet.NewGenericReader[Row](pf)
-	defer r.Close()
-	rows := make([]Row, 256)
-	for {
-		n, err := r.Read(rows)
-		for _, row := range rows[:n] {
-			if ferr := fn(row.Prior(name)); ferr != nil {
-				return ferr
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("index segment %s: %s: %v", seg, f, err)
-		}
-	}
-}
-
 // Info describes one segment for listing (ndd-beam --list_index).
 type Info struct {
 	Dir   string

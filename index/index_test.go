@@ -179,3 +179,14 @@ func TestGoldSetSegment(t *testing.T) {
 		t.Errorf("%.0f bytes per kept page, goal <= 1536", per)
 	}
 }
+
+// Every leaf column of Row is read by the column reader (rowColumnSetters).
+func TestRowColumnSettersCoverRow(t *testing.T) {
+	want := parquet.SchemaOf(Row{}).Columns()
+	if len(rowColumnSetters) != len(want) {
+		t.Fatalf("Row has %d leaf columns, rowColumnSetters reads %d", len(want), len(rowColumnSetters))
+	}
+	if _, err := rowColumns(parquet.SchemaOf(Row{})); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -69,7 +69,8 @@ func Build(ctx context.Context, s beam.Scope, cfg config.Config) error {
 	batches, extractRejects, unsigned := transforms.Extract(s, st, candidates, p)
 	batches = transforms.DropSharedBlocks(s, st, batches, p)
 	kept, idfRejects, tooFew := transforms.FilterIDF(s, st, batches, p)
-	against, kept, unsigned := transforms.ExactAgainst(s, transforms.ReadIndex(s, cfg.Against, p), kept, beam.Flatten(s, unsigned, tooFew), p)
+	unsigned = beam.Flatten(s, unsigned, tooFew)
+	against, kept, unsigned := transforms.ExactAgainst(s, transforms.ReadIndex(s, cfg.Against, kept, unsigned, p), kept, unsigned, p)
 	groups := transforms.CollapseExact(s, st, kept, p)
 	found, err := transforms.MatchGroups(s, st, transforms.KeyByGroup(s, groups.Reps, p), p)
 	if err != nil {

@@ -6,8 +6,8 @@ import (
 
 // A run against an index (--against; dedup.RunAgainst is the reference,
 // docs/design.md "Scheduled batches"), as one value, Against, whose zero
-// is a run without an index: the index pages are read as a PCollection
-// (ReadIndex, against_read.go); a new page that copies one exactly (its
+// is a run without an index: the index pages the new batch can reach are
+// read as a PCollection (ReadIndex, against_read.go); a new page that copies one exactly (its
 // text digest, or a document's vector) is dropped for it before
 // collapsing and matching (ExactAgainst, against_exact.go); the new
 // exact-copy representatives are matched with the index pages only,
@@ -19,6 +19,7 @@ var (
 	againstExact    = beam.NewCounter("against", "exact_copies")
 	againstPairs    = beam.NewCounter("against", "pairs")
 	againstPriors   = beam.NewCounter("against", "index_pages")
+	againstReached  = beam.NewCounter("against", "index_pages_reached")
 	againstCompared = beam.NewCounter("against", "groups_matched")
 )
 

@@ -10,10 +10,12 @@ import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/index"
+	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
 // Reading the index of --against: its segments listed and their Parquet
-// files read when the job runs, one file per element.
+// files read when the job runs, one file per element, and only the index
+// pages the new batch can reach passed on (dedup.Reach).
 
 func init() {
 	beam.RegisterType(reflect.TypeOf(indexFile{}))
@@ -21,6 +23,12 @@ func init() {
 	register.Emitter1[indexFile]()
 	registerDoFn(&readIndexFileFn{})
 	register.Emitter1[dedup.Prior]()
+	register.Function2x0[docBatch, func(spotsig.Vector)](batchVectors)
+	register.Function2x0[docBatch, func(string)](batchDigests)
+	register.Function2x0[dedup.Page, func(string)](pageDigest)
+	register.Emitter1[spotsig.Vector]()
+	register.Iter1[spotsig.Vector]()
+	register.Iter1[string]()
 }
 
 // indexFile is one Parquet file of an index segment.
@@ -30,21 +38,50 @@ type indexFile struct {
 	Meta index.Meta
 }
 
-// ReadIndex returns the pages (dedup.Prior) of the committed segments of
-// the index directories dirs, listed (index.List) and read
-// (index.ReadPages, one Parquet file per element) when the job runs, as
-// Beam's file sources list their globs. pipeline.Launch has checked the
+// ReadIndex returns the index pages (dedup.Prior) that the new batch can
+// reach (dedup.Reach): those sharing a text digest with a page of kept
+// (docBatch, the documents after the IDF filter) or unsigned (dedup.Page,
+// the pages decided by their text), or a vector with a document of kept,
+// or whose vector reaches τ with one. The committed segments of the index
+// directories dirs are listed (index.List) and read (index.ReadPagesWhere, one
+// Parquet file per element) when the job runs, as Beam's file sources
+// list their globs, and streamed past the batch, a side input: memory
+// holds the batch and one file's row group, and the pages passed on,
+// whatever the size of the index. pipeline.Launch has checked the
 // segments (their parameters, files and inputs); one committed since
 // whose parameters disagree with p's (index.Check) fails the job. No
 // dirs: the zero PCollection, a run without an index, which ExactAgainst
 // passes through.
-func ReadIndex(s beam.Scope, dirs []string, p config.Params) beam.PCollection {
+func ReadIndex(s beam.Scope, dirs []string, kept, unsigned beam.PCollection, p config.Params) beam.PCollection {
 	if len(dirs) == 0 {
 		return beam.PCollection{}
 	}
 	s = s.Scope("ReadIndex")
 	files := beam.ParDo(s, &listIndexFn{Agreement: index.AgreementOf(p)}, beam.CreateList(s, dirs))
-	return beam.ParDo(s, &readIndexFileFn{}, beam.Reshuffle(s, files))
+	vecs := beam.ParDo(s, batchVectors, kept)
+	digests := beam.Flatten(s, beam.ParDo(s, batchDigests, kept), beam.ParDo(s, pageDigest, unsigned))
+	return beam.ParDo(s, &readIndexFileFn{Tau: p.Tau}, beam.Reshuffle(s, files),
+		beam.SideInput{Input: vecs}, beam.SideInput{Input: digests})
+}
+
+func batchVectors(b docBatch, emit func(spotsig.Vector)) {
+	for _, d := range b.Docs {
+		emit(d.Vec)
+	}
+}
+
+func batchDigests(b docBatch, emit func(string)) {
+	for _, d := range b.Docs {
+		if d.Digest != "" {
+			emit(d.Digest)
+		}
+	}
+}
+
+func pageDigest(p dedup.Page, emit func(string)) {
+	if p.Digest != "" {
+		emit(p.Digest)
+	}
 }
 
 // listIndexFn emits the Parquet files of the segments of one index
@@ -71,11 +108,35 @@ func (fn *listIndexFn) ProcessElement(ctx context.Context, dir string, emit func
 	return nil
 }
 
-type readIndexFileFn struct{}
+// readIndexFileFn reads one Parquet file of the index and emits the pages
+// the batch (its side inputs: vectors and text digests) reaches; the
+// batch is indexed once per DoFn instance (dedup.NewReach).
+type readIndexFileFn struct {
+	Tau float64
 
-func (*readIndexFileFn) ProcessElement(ctx context.Context, f indexFile, emit func(dedup.Prior)) error {
-	return index.ReadPages(ctx, f.Dir, f.Meta, func(p dedup.Prior) error {
+	reach *dedup.Reach
+}
+
+func (fn *readIndexFileFn) ProcessElement(ctx context.Context, f indexFile, vecs func(*spotsig.Vector) bool, digests func(*string) bool, emit func(dedup.Prior)) error {
+	if fn.reach == nil {
+		var vs []spotsig.Vector
+		var v spotsig.Vector
+		for vecs(&v) {
+			vs = append(vs, v)
+			v = spotsig.Vector{}
+		}
+		var ds []string
+		var d string
+		for digests(&d) {
+			ds = append(ds, d)
+		}
+		fn.reach = dedup.NewReach(vs, ds, fn.Tau)
+	}
+	return index.ReadPagesWhere(ctx, f.Dir, f.Meta, func(digest string, v spotsig.Vector) bool {
 		againstPriors.Inc(ctx, 1)
+		return fn.reach.Holds(digest, v)
+	}, func(p dedup.Prior) error {
+		againstReached.Inc(ctx, 1)
 		emit(p)
 		return nil
 	})

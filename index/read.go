@@ -1,0 +1,211 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/spotsig"
+)
+
+// Reading a segment's rows: column by column through parquet-go's page
+// values, not its reflection-based row reader (15× slower on the 60,000
+// pages of docs/benchmarks.md "Crawl after crawl"), so that a run against
+// an index reads the text digest and vector of every row and builds the
+// rest of a row only for the rows it keeps.
+
+// ReadPages reads every page of segment seg (whose meta is m), each named
+// by the segment's name, and hands them to fn in file and row order.
+// Memory: one Parquet file's bytes (for a local file only its footer)
+// and the columns of one row group (RowGroupRows rows).
+func ReadPages(ctx context.Context, seg string, m Meta, fn func(dedup.Prior) error) error {
+	return ReadPagesWhere(ctx, seg, m, nil, fn)
+}
+
+// ReadPagesWhere is ReadPages for the rows whose text digest and vector
+// want accepts (nil: every row): want is called on every row, in order,
+// and must not keep the vector; only the rows it accepts are built in
+// full. Errors name the segment and the file; a damaged file is an error,
+// never a panic.
+func ReadPagesWhere(ctx context.Context, seg string, m Meta, want func(digest string, v spotsig.Vector) bool, fn func(dedup.Prior) error) error {
+	for _, f := range m.Files {
+		if err := readFileRows(ctx, seg, f, want, func(r *Row) error { return fn(r.Prior(m.Segment)) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readFileRows(ctx context.Context, seg, f string, want func(string, spotsig.Vector) bool, fn func(*Row) error) (err error) {
+	pf, closeFile, err := openParquet(ctx, Join(seg, f))
+	if err != nil {
+		return fmt.Errorf("index segment %s: %s is not a whole Parquet file (%v)", seg, f, err)
+	}
+	defer closeFile()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("index segment %s: %s: %v", seg, f, r)
+		}
+	}()
+	cols, err := rowColumns(pf.Schema())
+	if err != nil {
+		return fmt.Errorf("index segment %s: %s: %v", seg, f, err)
+	}
+	var rg rowGroupReader
+	for _, g := range pf.RowGroups() {
+		if err := rg.read(g, cols, want, fn); err != nil {
+			return fmt.Errorf("index segment %s: %s: %v", seg, f, err)
+		}
+	}
+	return nil
+}
+
+// column is one leaf column of Row: its index in the file and how a value
+// sets it (a list element appends; a null, an empty list, sets nothing).
+type column struct {
+	index int
+	set   func(r *Row, v parquet.Value)
+}
+
+// rowColumnSetters are Row's leaf columns (its parquet tags) and their
+// setters; text_digest, hashes and freqs are read first, for want.
+var rowColumnSetters = []struct {
+	path []string
+	set  func(r *Row, v parquet.Value)
+}{
+	{[]string{"text_digest"}, func(r *Row, v parquet.Value) { r.TextDigest = string(v.ByteArray()) }},
+	{[]string{"hashes", "list", "element"}, func(r *Row, v parquet.Value) { r.Hashes = append(r.Hashes, v.Uint64()) }},
+	{[]string{"freqs", "list", "element"}, func(r *Row, v parquet.Value) { r.Freqs = append(r.Freqs, v.Uint32()) }},
+	{[]string{"record_id"}, func(r *Row, v parquet.Value) { r.RecordID = string(v.ByteArray()) }},
+	{[]string{"uri"}, func(r *Row, v parquet.Value) { r.URI = string(v.ByteArray()) }},
+	{[]string{"warc_file"}, func(r *Row, v parquet.Value) { r.File = string(v.ByteArray()) }},
+	{[]string{"offset"}, func(r *Row, v parquet.Value) { r.Offset = v.Int64() }},
+	{[]string{"inner_offset"}, func(r *Row, v parquet.Value) { r.Inner = v.Int64() }},
+	{[]string{"warc_date"}, func(r *Row, v parquet.Value) { r.Date = string(v.ByteArray()) }},
+	{[]string{"lang"}, func(r *Row, v parquet.Value) { r.Lang = string(v.ByteArray()) }},
+	{[]string{"length"}, func(r *Row, v parquet.Value) { r.Length = v.Int64() }},
+	{[]string{"rank"}, func(r *Row, v parquet.Value) { r.Rank = append([]byte{}, v.ByteArray()...) }},
+	{[]string{"sketch_words"}, func(r *Row, v parquet.Value) { r.SketchWords = v.Int64() }},
+	{[]string{"sketch", "list", "element"}, func(r *Row, v parquet.Value) { r.Sketch = append(r.Sketch, v.Uint32()) }},
+}
+
+// Columns 0–2 of rowColumns: what want reads.
+const (
+	colDigest = iota
+	colHashes
+	colFreqs
+	wantColumns
+)
+
+// rowColumns finds Row's leaf columns in schema; a missing one is an
+// error (not a segment of this SchemaVersion).
+func rowColumns(schema *parquet.Schema) ([]column, error) {
+	cols := make([]column, len(rowColumnSetters))
+	for i, c := range rowColumnSetters {
+		leaf, ok := schema.Lookup(c.path...)
+		if !ok {
+			return nil, fmt.Errorf("no column %v", c.path)
+		}
+		cols[i] = column{index: leaf.ColumnIndex, set: c.set}
+	}
+	return cols, nil
+}
+
+// rowGroupReader reads row groups, reusing its buffers.
+type rowGroupReader struct {
+	values []parquet.Value
+	rows   []Row
+	keep   []bool
+}
+
+// read hands fn the rows of g that want accepts, in order.
+func (b *rowGroupReader) read(g parquet.RowGroup, cols []column, want func(string, spotsig.Vector) bool, fn func(*Row) error) error {
+	n := int(g.NumRows())
+	b.rows = append(b.rows[:0], make([]Row, n)...)
+	b.keep = append(b.keep[:0], make([]bool, n)...)
+	all := func(int) bool { return true }
+	first := cols
+	if want != nil {
+		first = cols[:wantColumns]
+	}
+	for _, c := range first {
+		if err := b.column(g, c, all); err != nil {
+			return err
+		}
+	}
+	kept := 0
+	for i := range b.rows {
+		r := &b.rows[i]
+		if b.keep[i] = want == nil || want(r.TextDigest, spotsig.Vector{Hashes: r.Hashes, Freqs: r.Freqs}); b.keep[i] {
+			kept++
+		}
+	}
+	if kept == 0 {
+		return nil
+	}
+	if want != nil {
+		for _, c := range cols[wantColumns:] {
+			if err := b.column(g, c, func(i int) bool { return b.keep[i] }); err != nil {
+				return err
+			}
+		}
+	}
+	for i := range b.rows {
+		if b.keep[i] {
+			if err := fn(&b.rows[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// column reads leaf column c of g into the rows for which at(row) holds;
+// a value of repetition level 0 starts the next row.
+func (b *rowGroupReader) column(g parquet.RowGroup, c column, at func(int) bool) error {
+	if b.values == nil {
+		b.values = make([]parquet.Value, 1024)
+	}
+	pages := g.ColumnChunks()[c.index].Pages()
+	defer pages.Close()
+	row := -1
+	for {
+		p, err := pages.ReadPage()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		vr := p.Values()
+		for {
+			n, err := vr.ReadValues(b.values)
+			for _, v := range b.values[:n] {
+				if v.RepetitionLevel() == 0 {
+					if row++; row >= len(b.rows) {
+						parquet.Release(p)
+						return fmt.Errorf("column %d holds more rows than its row group's %d", c.index, len(b.rows))
+					}
+				}
+				if !v.IsNull() && at(row) {
+					c.set(&b.rows[row], v)
+				}
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				parquet.Release(p)
+				return err
+			}
+		}
+		parquet.Release(p)
+	}
+	if row != len(b.rows)-1 {
+		return fmt.Errorf("column %d holds %d rows, its row group %d", c.index, row+1, len(b.rows))
+	}
+	return nil
+}
