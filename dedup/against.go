@@ -205,12 +205,16 @@ func (e *ExactPrior) Find(digest string, vec spotsig.Vector, sk spotsig.Sketch, 
 // Reach tells which index pages a new batch can reach, the only ones a
 // run against an index needs to hold: a page whose text digest (never the
 // empty text) or vector (ExactKey) a new page has (ExactPrior's keys), or
-// whose vector has weighted Jaccard ≥ τ with a new document's
-// (match.Probe: any pair AgainstPairs can find has it, in whichever
-// partitions). Every other index page drops no new page and is paired with
-// none, so leaving it out changes no decision; memory and work then grow
-// with the batch, not with the index (docs/design.md, "Scheduled
-// batches"). Holds needs its own Reach per goroutine.
+// whose vector pairs with a new document's (match.Probe): weighted
+// Jaccard ≥ τ, and for two pages of one site ≥ the same-site τ
+// (match.SiteRule; a new document's site is merged over the batch's
+// documents with its vector, as Collapse merges an exact-copy group's).
+// Any pair AgainstPairs finds and the same-site rule keeps has it, in
+// whichever partitions; verification only removes pairs. Every other
+// index page drops no new page and pairs with none, so leaving it out
+// changes no decision; memory and work then grow with the batch, not with
+// the index (docs/design.md, "Scheduled batches"). Holds needs its own
+// Reach per goroutine.
 type Reach struct {
 	digests, vectors map[string]struct{}
 	probe            *match.Probe
@@ -218,36 +222,50 @@ type Reach struct {
 }
 
 // NewReach indexes the new batch: the vectors of its documents (after the
-// IDF filter: as they are matched) and the text digests of all its pages,
-// at threshold tau.
-func NewReach(vecs []spotsig.Vector, digests []string, tau float64) *Reach {
-	r := &Reach{digests: map[string]struct{}{}, vectors: map[string]struct{}{}, probe: match.NewProbe(vecs, tau)}
+// IDF filter: as they are matched) and their sites (vecs[i] is of
+// sites[i]), the text digests of all its pages, for a run at τ tau with
+// the same-site rule rule (config.Params.SiteRule).
+func NewReach(vecs []spotsig.Vector, sites []match.Site, digests []string, tau float64, rule match.SiteRule) *Reach {
+	r := &Reach{digests: map[string]struct{}{}, vectors: map[string]struct{}{}}
 	for _, d := range digests {
 		if d != "" {
 			r.digests[d] = struct{}{}
 		}
 	}
-	for _, v := range vecs {
-		if v.Len() > 0 {
-			r.vectors[ExactKey(v)] = struct{}{}
+	// One member per distinct vector, its site merged over its copies.
+	at := map[string]int{}
+	var distinct []spotsig.Vector
+	var merged []match.Site
+	for i, v := range vecs {
+		if v.Len() == 0 {
+			continue
 		}
+		k := ExactKey(v)
+		if j, ok := at[k]; ok {
+			merged[j] = match.MergeSites(merged[j], sites[i])
+			continue
+		}
+		at[k] = len(distinct)
+		distinct, merged = append(distinct, v), append(merged, sites[i])
+		r.vectors[k] = struct{}{}
 	}
+	r.probe = match.NewProbe(distinct, merged, tau, rule)
 	return r
 }
 
-// Holds reports whether the batch reaches the index page with text
-// digest digest and vector v.
-func (r *Reach) Holds(digest string, v spotsig.Vector) bool {
-	if _, ok := r.digests[digest]; ok && digest != "" {
+// Holds reports whether the batch reaches index page p, of which it reads
+// the text digest, the target URI (its site) and the vector.
+func (r *Reach) Holds(p Prior) bool {
+	if _, ok := r.digests[p.Digest]; ok && p.Digest != "" {
 		return true
 	}
-	if v.Len() == 0 {
+	if p.Vec.Len() == 0 {
 		return false
 	}
-	if _, ok := r.vectors[ExactKey(v)]; ok {
+	if _, ok := r.vectors[ExactKey(p.Vec)]; ok {
 		return true
 	}
-	return r.probe.Reaches(v, &r.scratch)
+	return r.probe.Reaches(p.Vec, func() match.Site { return match.SiteOf(p.Site()) }, &r.scratch)
 }
 
 // decideAgainst decides the new pages of res against the index pages prior

@@ -137,17 +137,18 @@ func checkAgainstEqualsOneRun(t *testing.T, batch1, batch2 []string) {
 func checkReachDecidesTheSame(t *testing.T, p config.Params, batch2 []string, prior []Prior, r2 *Result) {
 	t.Helper()
 	var vecs []spotsig.Vector
+	var sites []match.Site
 	for _, d := range r2.Docs {
-		vecs = append(vecs, d.Vec)
+		vecs, sites = append(vecs, d.Vec), append(sites, d.Site)
 	}
 	var digests []string
 	for _, pg := range r2.Pages {
 		digests = append(digests, pg.Digest)
 	}
-	reach := NewReach(vecs, digests, p.Tau)
+	reach := NewReach(vecs, sites, digests, p.Tau, p.SiteRule())
 	var reached []Prior
 	for _, pr := range prior {
-		if reach.Holds(pr.Digest, pr.Vec) {
+		if reach.Holds(pr) {
 			reached = append(reached, pr)
 		}
 	}

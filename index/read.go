@@ -8,7 +8,6 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ndd-beam/ndd-beam/dedup"
-	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
 // Reading a segment's rows: column by column through parquet-go's page
@@ -25,21 +24,25 @@ func ReadPages(ctx context.Context, seg string, m Meta, fn func(dedup.Prior) err
 	return ReadPagesWhere(ctx, seg, m, nil, fn)
 }
 
-// ReadPagesWhere is ReadPages for the rows whose text digest and vector
-// want accepts (nil: every row): want is called on every row, in order,
-// and must not keep the vector; only the rows it accepts are built in
-// full. Errors name the segment and the file; a damaged file is an error,
+// ReadPagesWhere is ReadPages for the rows want accepts (nil: every row):
+// want is called on every row, in order, with a page that holds only its
+// text digest, target URI and vector, and must not keep the vector; only
+// the rows it accepts are built in full. Errors name the segment and the file; a damaged file is an error,
 // never a panic.
-func ReadPagesWhere(ctx context.Context, seg string, m Meta, want func(digest string, v spotsig.Vector) bool, fn func(dedup.Prior) error) error {
+func ReadPagesWhere(ctx context.Context, seg string, m Meta, want func(dedup.Prior) bool, fn func(dedup.Prior) error) error {
+	var rowWant func(*Row) bool
+	if want != nil {
+		rowWant = func(r *Row) bool { return want(r.Prior(m.Segment)) }
+	}
 	for _, f := range m.Files {
-		if err := readFileRows(ctx, seg, f, want, func(r *Row) error { return fn(r.Prior(m.Segment)) }); err != nil {
+		if err := readFileRows(ctx, seg, f, rowWant, func(r *Row) error { return fn(r.Prior(m.Segment)) }); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func readFileRows(ctx context.Context, seg, f string, want func(string, spotsig.Vector) bool, fn func(*Row) error) (err error) {
+func readFileRows(ctx context.Context, seg, f string, want func(*Row) bool, fn func(*Row) error) (err error) {
 	pf, closeFile, err := openParquet(ctx, Join(seg, f))
 	if err != nil {
 		return fmt.Errorf("index segment %s: %s is not a whole Parquet file (%v)", seg, f, err)
@@ -71,16 +74,16 @@ type column struct {
 }
 
 // rowColumnSetters are Row's leaf columns (its parquet tags) and their
-// setters; text_digest, hashes and freqs are read first, for want.
+// setters; text_digest, uri, hashes and freqs are read first, for want.
 var rowColumnSetters = []struct {
 	path []string
 	set  func(r *Row, v parquet.Value)
 }{
 	{[]string{"text_digest"}, func(r *Row, v parquet.Value) { r.TextDigest = string(v.ByteArray()) }},
+	{[]string{"uri"}, func(r *Row, v parquet.Value) { r.URI = string(v.ByteArray()) }},
 	{[]string{"hashes", "list", "element"}, func(r *Row, v parquet.Value) { r.Hashes = append(r.Hashes, v.Uint64()) }},
 	{[]string{"freqs", "list", "element"}, func(r *Row, v parquet.Value) { r.Freqs = append(r.Freqs, v.Uint32()) }},
 	{[]string{"record_id"}, func(r *Row, v parquet.Value) { r.RecordID = string(v.ByteArray()) }},
-	{[]string{"uri"}, func(r *Row, v parquet.Value) { r.URI = string(v.ByteArray()) }},
 	{[]string{"warc_file"}, func(r *Row, v parquet.Value) { r.File = string(v.ByteArray()) }},
 	{[]string{"offset"}, func(r *Row, v parquet.Value) { r.Offset = v.Int64() }},
 	{[]string{"inner_offset"}, func(r *Row, v parquet.Value) { r.Inner = v.Int64() }},
@@ -92,13 +95,8 @@ var rowColumnSetters = []struct {
 	{[]string{"sketch", "list", "element"}, func(r *Row, v parquet.Value) { r.Sketch = append(r.Sketch, v.Uint32()) }},
 }
 
-// Columns 0–2 of rowColumns: what want reads.
-const (
-	colDigest = iota
-	colHashes
-	colFreqs
-	wantColumns
-)
+// wantColumns are the first columns of rowColumnSetters: what want reads.
+const wantColumns = 4
 
 // rowColumns finds Row's leaf columns in schema; a missing one is an
 // error (not a segment of this SchemaVersion).
@@ -122,7 +120,7 @@ type rowGroupReader struct {
 }
 
 // read hands fn the rows of g that want accepts, in order.
-func (b *rowGroupReader) read(g parquet.RowGroup, cols []column, want func(string, spotsig.Vector) bool, fn func(*Row) error) error {
+func (b *rowGroupReader) read(g parquet.RowGroup, cols []column, want func(*Row) bool, fn func(*Row) error) error {
 	n := int(g.NumRows())
 	b.rows = append(b.rows[:0], make([]Row, n)...)
 	b.keep = append(b.keep[:0], make([]bool, n)...)
@@ -139,7 +137,7 @@ func (b *rowGroupReader) read(g parquet.RowGroup, cols []column, want func(strin
 	kept := 0
 	for i := range b.rows {
 		r := &b.rows[i]
-		if b.keep[i] = want == nil || want(r.TextDigest, spotsig.Vector{Hashes: r.Hashes, Freqs: r.Freqs}); b.keep[i] {
+		if b.keep[i] = want == nil || want(r); b.keep[i] {
 			kept++
 		}
 	}

@@ -10,68 +10,87 @@ import (
 
 // Probe is the inverted index (§4.3) of a fixed set of vectors, asked
 // about documents from outside the set: Reaches reports whether some
-// member has weighted Jaccard ≥ τ with a query vector. A run against an
+// member pairs with a query vector, at weighted Jaccard ≥ τ and, when the
+// two are of one site, at the SiteRule's threshold. A run against an
 // index (--against) builds one over the new batch and streams the index
 // pages past it, so that only the index pages a new page can reach are
 // held and matched (transforms.ReadIndex); the answers are exact, never
-// missing a member that MatchCross would pair with the query.
+// missing a member that MatchCross would pair with the query and the
+// SiteRule keep.
 //
-// Memory: the members' vectors (shared with the caller) and 4 bytes per
-// signature occurrence plus one map entry per distinct signature. A Probe
-// is read-only once built; Reaches needs its own ProbeScratch per
-// goroutine.
+// Memory: the members' lengths and sites, 8 bytes per signature occurrence and one
+// map entry per distinct signature. A Probe is read-only once built;
+// Reaches needs its own ProbeScratch per goroutine.
 type Probe struct {
 	tau   float64 // effective (effectiveTau)
-	vecs  []spotsig.Vector
-	lens  []int32            // by rank: descending length
-	lists map[uint64][]int32 // signature → ranks, ascending (descending length)
+	rule  SiteRule
+	lens  []int32 // by rank: descending length
+	sites []Site
+	lists map[uint64][]posting // signature → postings by ascending rank (descending length)
 }
 
-// NewProbe indexes docs (empty vectors are left out: they match nothing)
-// for queries at threshold tau (τ ≤ 0: share a signature; τ > 1 or NaN:
-// nothing reaches).
-func NewProbe(docs []spotsig.Vector, tau float64) *Probe {
-	p := &Probe{tau: effectiveTau(tau), lists: map[uint64][]int32{}}
-	for _, d := range docs {
+// posting is one occurrence of a signature: the member's rank and the
+// signature's frequency in it.
+type posting struct {
+	rank int32
+	freq uint32
+}
+
+// NewProbe indexes docs, of sites sites (docs[i] is of sites[i]; empty
+// vectors are left out: they match nothing), for queries at threshold tau
+// (τ ≤ 0: share a signature; τ > 1 or NaN: nothing reaches) with the
+// same-site rule rule.
+func NewProbe(docs []spotsig.Vector, sites []Site, tau float64, rule SiteRule) *Probe {
+	p := &Probe{tau: effectiveTau(tau), rule: rule, lists: map[uint64][]posting{}}
+	var idx []int
+	for i, d := range docs {
 		if d.Len() > 0 {
-			p.vecs = append(p.vecs, d)
+			idx = append(idx, i)
 		}
 	}
-	slices.SortStableFunc(p.vecs, func(a, b spotsig.Vector) int { return cmp.Compare(b.Len(), a.Len()) })
-	p.lens = make([]int32, len(p.vecs))
-	for r, d := range p.vecs {
-		p.lens[r] = int32(d.Len())
-		for _, h := range d.Hashes {
-			p.lists[h] = append(p.lists[h], int32(r))
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(docs[b].Len(), docs[a].Len()) })
+	p.lens = make([]int32, len(idx))
+	p.sites = make([]Site, len(idx))
+	for r, i := range idx {
+		d := docs[i]
+		p.lens[r], p.sites[r] = int32(d.Len()), sites[i]
+		for j, h := range d.Hashes {
+			p.lists[h] = append(p.lists[h], posting{int32(r), d.Freqs[j]})
 		}
 	}
 	return p
 }
 
 // Len is the number of members (non-empty vectors).
-func (p *Probe) Len() int { return len(p.vecs) }
+func (p *Probe) Len() int { return len(p.lens) }
 
 // ProbeScratch is one goroutine's working memory for Probe.Reaches.
 type ProbeScratch struct {
-	seen  []uint32
+	seen  []uint32 // generation stamps
+	inter []int32  // overlap so far, of the members seen
 	gen   uint32
 	order []uint64
 }
 
-// Reaches reports whether some member of p has weighted Jaccard ≥ τ (and
-// > 0) with v. Algorithm 1's pruning, turned outward: v's inverted lists
-// are visited by ascending length; in each only members whose length can
-// reach τ with |v| (eq. 6) are compared, by JaccardAtLeast, and only if
-// the signatures left in v can still lift them to τ; the visit stops once
-// those left (|v| − δ1 of v's weight) cannot lift an unseen member to τ,
-// whose union with v is at least |v|.
-func (p *Probe) Reaches(v spotsig.Vector, s *ProbeScratch) bool {
+// Reaches reports whether some member of p has weighted Jaccard j ≥ τ (and
+// > 0) with v, of site site (called at most once, when a member reaches
+// τ), that the same-site rule keeps (SiteRule.Keep). It counts overlaps
+// over v's inverted lists (§4.3) instead of comparing vectors: the lists
+// are visited by ascending length, and each member seen adds min(its
+// frequency, v's) to its overlap I, restricted to the lengths that can
+// reach τ with |v| (eq. 6). Since j = I/(|v|+|m|−I) grows with I, a member
+// is a pair as soon as its overlap so far makes one (the answer, at once);
+// its final j is checked on its last addition. A member not yet seen shares none of
+// the signatures visited, so once the rest of v's weight (|v| − δ1) cannot
+// reach τ against a union of at least |v|, only members already seen are
+// counted further (Algorithm 1's δ1 bound).
+func (p *Probe) Reaches(v spotsig.Vector, site func() Site, s *ProbeScratch) bool {
 	L := v.Len()
-	if L == 0 || p.tau > 1 || len(p.vecs) == 0 {
+	if L == 0 || p.tau > 1 || len(p.lens) == 0 {
 		return false
 	}
-	if len(s.seen) < len(p.vecs) {
-		s.seen, s.gen = make([]uint32, len(p.vecs)), 0
+	if len(s.seen) < len(p.lens) {
+		s.seen, s.inter, s.gen = make([]uint32, len(p.lens)), make([]int32, len(p.lens)), 0
 	}
 	if s.gen++; s.gen == 0 {
 		clear(s.seen)
@@ -85,37 +104,47 @@ func (p *Probe) Reaches(v spotsig.Vector, s *ProbeScratch) bool {
 	}
 	slices.Sort(order)
 	s.order = order
+	// The ranks whose lengths can reach τ with L (eq. 6): lo ≤ rank < hi.
+	lo := sort.Search(len(p.lens), func(r int) bool {
+		lb := int(p.lens[r])
+		return lb <= L || reaches(L, lb, p.tau)
+	})
+	hi := sort.Search(len(p.lens), func(r int) bool {
+		lb := int(p.lens[r])
+		return lb < L && !reaches(lb, L, p.tau)
+	})
 	delta1 := 0
+	vsite, known := NoSite, false
 	for _, o := range order {
 		j := int(uint32(o))
-		if !reaches(L-delta1, L, p.tau) {
-			break // no unseen member can reach τ any more
-		}
+		fresh := reaches(L-delta1, L, p.tau) // may a member not seen yet still reach τ?
 		list := p.lists[v.Hashes[j]]
-		// The members long enough (eq. 6) and not too long: a contiguous run.
-		lo := sort.Search(len(list), func(i int) bool {
-			lb := int(p.lens[list[i]])
-			return lb <= L || reaches(L, lb, p.tau)
-		})
-		for _, r := range list[lo:] {
-			lb := int(p.lens[r])
-			if lb < L && !reaches(lb, L, p.tau) {
-				break // shorter ones from here on
+		start := sort.Search(len(list), func(i int) bool { return int(list[i].rank) >= lo })
+		fv := v.Freqs[j]
+		for _, e := range list[start:] {
+			r := e.rank
+			if int(r) >= hi {
+				break
 			}
-			if s.seen[r] == s.gen {
+			if s.seen[r] != s.gen {
+				if !fresh {
+					continue
+				}
+				s.seen[r], s.inter[r] = s.gen, 0
+			}
+			s.inter[r] += int32(min(e.freq, fv))
+			in, lb := int(s.inter[r]), int(p.lens[r])
+			if !reaches(in, L+lb-in, p.tau) {
 				continue
 			}
-			s.seen[r] = s.gen
-			// r shares no signature visited before: its overlap is at
-			// most what is left of v and its own length.
-			if !reaches(min(L-delta1, lb), max(L, lb), p.tau) {
-				continue
+			if !known {
+				vsite, known = site(), true
 			}
-			if _, ok := jaccardAtLeast(v, p.vecs[r], L, lb, p.tau); ok {
+			if p.rule.Keep(float64(in)/float64(L+lb-in), vsite, p.sites[r]) {
 				return true
 			}
 		}
-		delta1 += int(v.Freqs[j])
+		delta1 += int(fv)
 	}
 	return false
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/index"
+	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
@@ -23,11 +24,12 @@ func init() {
 	register.Emitter1[indexFile]()
 	registerDoFn(&readIndexFileFn{})
 	register.Emitter1[dedup.Prior]()
-	register.Function2x0[docBatch, func(spotsig.Vector)](batchVectors)
+	beam.RegisterType(reflect.TypeOf(siteVector{}))
+	register.Function2x0[docBatch, func(siteVector)](batchVectors)
 	register.Function2x0[docBatch, func(string)](batchDigests)
 	register.Function2x0[dedup.Page, func(string)](pageDigest)
-	register.Emitter1[spotsig.Vector]()
-	register.Iter1[spotsig.Vector]()
+	register.Emitter1[siteVector]()
+	register.Iter1[siteVector]()
 	register.Iter1[string]()
 }
 
@@ -42,7 +44,8 @@ type indexFile struct {
 // reach (dedup.Reach): those sharing a text digest with a page of kept
 // (docBatch, the documents after the IDF filter) or unsigned (dedup.Page,
 // the pages decided by their text), or a vector with a document of kept,
-// or whose vector reaches τ with one. The committed segments of the index
+// or whose vector pairs with one's (τ, and the same-site τ for pages of
+// one site). The committed segments of the index
 // directories dirs are listed (index.List) and read (index.ReadPagesWhere, one
 // Parquet file per element) when the job runs, as Beam's file sources
 // list their globs, and streamed past the batch, a side input: memory
@@ -60,13 +63,20 @@ func ReadIndex(s beam.Scope, dirs []string, kept, unsigned beam.PCollection, p c
 	files := beam.ParDo(s, &listIndexFn{Agreement: index.AgreementOf(p)}, beam.CreateList(s, dirs))
 	vecs := beam.ParDo(s, batchVectors, kept)
 	digests := beam.Flatten(s, beam.ParDo(s, batchDigests, kept), beam.ParDo(s, pageDigest, unsigned))
-	return beam.ParDo(s, &readIndexFileFn{Tau: p.Tau}, beam.Reshuffle(s, files),
+	return beam.ParDo(s, &readIndexFileFn{Tau: p.Tau, SameSiteTau: p.SameSiteTau}, beam.Reshuffle(s, files),
 		beam.SideInput{Input: vecs}, beam.SideInput{Input: digests})
 }
 
-func batchVectors(b docBatch, emit func(spotsig.Vector)) {
+// siteVector is what the index reader learns of a new document: its
+// vector and site.
+type siteVector struct {
+	Vec  spotsig.Vector
+	Site match.Site
+}
+
+func batchVectors(b docBatch, emit func(siteVector)) {
 	for _, d := range b.Docs {
-		emit(d.Vec)
+		emit(siteVector{Vec: d.Vec, Site: d.Site})
 	}
 }
 
@@ -109,32 +119,33 @@ func (fn *listIndexFn) ProcessElement(ctx context.Context, dir string, emit func
 }
 
 // readIndexFileFn reads one Parquet file of the index and emits the pages
-// the batch (its side inputs: vectors and text digests) reaches; the
-// batch is indexed once per DoFn instance (dedup.NewReach).
+// the batch (its side inputs: vectors with sites, and text digests)
+// reaches; the batch is indexed once per DoFn instance (dedup.NewReach).
 type readIndexFileFn struct {
-	Tau float64
+	Tau, SameSiteTau float64
 
 	reach *dedup.Reach
 }
 
-func (fn *readIndexFileFn) ProcessElement(ctx context.Context, f indexFile, vecs func(*spotsig.Vector) bool, digests func(*string) bool, emit func(dedup.Prior)) error {
+func (fn *readIndexFileFn) ProcessElement(ctx context.Context, f indexFile, vecs func(*siteVector) bool, digests func(*string) bool, emit func(dedup.Prior)) error {
 	if fn.reach == nil {
 		var vs []spotsig.Vector
-		var v spotsig.Vector
+		var sites []match.Site
+		var v siteVector
 		for vecs(&v) {
-			vs = append(vs, v)
-			v = spotsig.Vector{}
+			vs, sites = append(vs, v.Vec), append(sites, v.Site)
+			v = siteVector{}
 		}
 		var ds []string
 		var d string
 		for digests(&d) {
 			ds = append(ds, d)
 		}
-		fn.reach = dedup.NewReach(vs, ds, fn.Tau)
+		fn.reach = dedup.NewReach(vs, sites, ds, fn.Tau, match.SiteRule{SameSiteTau: fn.SameSiteTau})
 	}
-	return index.ReadPagesWhere(ctx, f.Dir, f.Meta, func(digest string, v spotsig.Vector) bool {
+	return index.ReadPagesWhere(ctx, f.Dir, f.Meta, func(p dedup.Prior) bool {
 		againstPriors.Inc(ctx, 1)
-		return fn.reach.Holds(digest, v)
+		return fn.reach.Holds(p)
 	}, func(p dedup.Prior) error {
 		againstReached.Inc(ctx, 1)
 		emit(p)
