@@ -26,7 +26,8 @@ func page(i int, vec spotsig.Vector) dedup.Prior {
 
 // A segment written and loaded gives the pages back, each named by its
 // segment, with offset 0 and the empty vector of a page decided by its
-// text; row groups hold at most RowGroupRows rows.
+// text, and ReadPagesWhere the rows it is asked for; row groups hold at
+// most RowGroupRows rows.
 func TestSegmentRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -64,6 +65,31 @@ func TestSegmentRoundTrip(t *testing.T) {
 		}
 		if !reflect.DeepEqual(g, want) {
 			t.Fatalf("page %d: read %+v, wrote %+v", i, g, want)
+		}
+	}
+	// ReadPagesWhere shows want each row's text digest, URI and vector
+	// only, and builds in full the rows it accepts.
+	var some []dedup.Prior
+	seen := 0
+	if err := ReadPagesWhere(ctx, infos[0].Dir, infos[0].Meta, func(p dedup.Prior) bool {
+		g := got[seen]
+		if p.Digest != g.Digest || p.URI != g.URI || !reflect.DeepEqual(p.Vec.Hashes, g.Vec.Hashes) || p.RecordID != "" || p.Rank != "" || p.Sketch.Min != nil {
+			t.Fatalf("row %d: want sees %+v", seen, p)
+		}
+		seen++
+		return seen%3 == 1
+	}, func(p dedup.Prior) error {
+		some = append(some, p)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if seen != len(got) || len(some) != (len(got)+2)/3 {
+		t.Fatalf("want saw %d rows of %d, accepted %d", seen, len(got), len(some))
+	}
+	for i, p := range some {
+		if !reflect.DeepEqual(p, got[3*i]) {
+			t.Fatalf("accepted row %d: %+v, read in full %+v", 3*i, p, got[3*i])
 		}
 	}
 	f, err := os.Open(filepath.Join(infos[0].Dir, ShardName(0, 1)))

@@ -122,8 +122,13 @@ type rowGroupReader struct {
 // read hands fn the rows of g that want accepts, in order.
 func (b *rowGroupReader) read(g parquet.RowGroup, cols []column, want func(*Row) bool, fn func(*Row) error) error {
 	n := int(g.NumRows())
-	b.rows = append(b.rows[:0], make([]Row, n)...)
-	b.keep = append(b.keep[:0], make([]bool, n)...)
+	if cap(b.rows) < n {
+		b.rows, b.keep = make([]Row, n), make([]bool, n)
+	}
+	// Cleared, so that each row's slices are its own: the pages handed to
+	// fn keep them.
+	b.rows, b.keep = b.rows[:n], b.keep[:n]
+	clear(b.rows)
 	all := func(int) bool { return true }
 	first := cols
 	if want != nil {
