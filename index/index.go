@@ -15,6 +15,16 @@
 // The label is the run's (--index_label), by default its start time
 // (LabelOf: 20261125T031500.000Z), so names sort by time.
 //
+// # Compaction
+//
+// Compact (ndd-eval index compact) merges segments into one,
+// segment-<last label>~<compaction time>, whose rows are theirs, each
+// naming the run segment it was kept into (Row.Segment), and whose
+// segment.json names the segments it replaces (Meta.Replaces) and the run
+// segments it holds (Meta.Merged, Meta.Runs). Once it is committed, Scan
+// calls the segments it replaces partial ("replaced"), and they are
+// removed.
+//
 // # Commit
 //
 // A segment is committed when it has _SUCCESS and the run that wrote it
@@ -22,11 +32,13 @@
 // output's _SUCCESS (transforms.Outputs.Commit), so a run killed between
 // the two leaves a segment whose output (Meta.Output) has a summary.json
 // naming the segment and no _SUCCESS. Scan calls such a segment partial,
-// as it does one without _SUCCESS or one whose output now names another
-// segment (the day was rerun); a reader never reads a partial segment,
-// and RemovePartial (the next run writing the index, or ndd-eval index
-// --remove_partial) removes them. An output that is gone (moved or
-// deleted) does not make its segment partial.
+// as it does one without _SUCCESS and one that a committed compacted
+// segment replaces; a reader never reads a partial segment, and
+// RemovePartial (the next run writing the index, the next compaction, or
+// ndd-eval index --remove_partial) removes them. An output that is gone
+// (moved or deleted), or whose summary.json now names another segment
+// (the day was rerun into it), does not make its segment partial; a
+// compacted segment has no output: its _SUCCESS commits it.
 //
 // # Rows
 //
@@ -36,7 +48,7 @@
 // WARC-Date), its language, its vector as it was matched (after the shared
 // blocks, the IDF filter and the minimum; empty for a page decided by its
 // text) with its length |d|, its rank under the keep policy and its text
-// digest.
+// digest; in a compacted segment, the run segment it was kept into.
 //
 // # Parameters
 //
@@ -71,9 +83,18 @@ import (
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
-// SchemaVersion is the version of Row and Meta; a segment of another
-// version is refused (Check). 2: the main-text sketch (verification).
-const SchemaVersion = 2
+// SchemaVersion is the version of Row and Meta this build writes; a
+// segment of a version outside MinSchemaVersion..SchemaVersion is refused
+// (ReadMeta). 2: the main-text sketch (verification). 3: a row's segment
+// column and Meta.Replaces, Meta.Merged (compacted segments, Compact); a
+// build that reads only 2 refuses a segment of 3 instead of naming its
+// pages by the wrong segment.
+const SchemaVersion = 3
+
+// MinSchemaVersion is the oldest version this build reads: a segment of
+// version 2 has no segment column (every page is the segment's own) and
+// its vectors are those of version 3, so the two agree (Check).
+const MinSchemaVersion = 2
 
 // RowGroupRows bounds the rows of one Parquet row group, so a reader holds
 // at most that many pages' columns at once.
@@ -105,6 +126,10 @@ type Row struct {
 	// verification of a pair with the page reads.
 	SketchWords int64    `parquet:"sketch_words"`
 	Sketch      []uint32 `parquet:"sketch,list"`
+	// Segment is the segment the page was kept into, in a compacted
+	// segment (Compact); "" (null) in a run's own segment, whose pages are
+	// all its own. Absent in segments of schema 2.
+	Segment string `parquet:"segment,optional,dict"`
 }
 
 // RowOf is the row of a kept page.
@@ -114,8 +139,12 @@ func RowOf(p dedup.Prior) Row {
 		Hashes: p.Vec.Hashes, Freqs: p.Vec.Freqs, SketchWords: int64(p.Sketch.Words), Sketch: p.Sketch.Min}
 }
 
-// Prior is the kept page of a row of segment.
+// Prior is the kept page of a row of segment: named by r.Segment when the
+// row has one (a compacted segment), else by segment.
 func (r Row) Prior(segment string) dedup.Prior {
+	if r.Segment != "" {
+		segment = r.Segment
+	}
 	return dedup.Prior{
 		Page: dedup.Page{Ref: warc.Ref{File: r.File, Offset: r.Offset, Inner: r.Inner, RecordID: r.RecordID, URI: r.URI},
 			Rank: string(r.Rank), Digest: r.TextDigest, Date: r.Date},
@@ -223,20 +252,66 @@ type Meta struct {
 	// Inputs are the WARC files the run read (absolute when local), so that
 	// a run of the same files against the index is refused.
 	Inputs []string `json:"inputs,omitempty"`
+	// Replaces are the names of the segments a compacted segment was
+	// merged from (Compact): once it is committed, Scan calls each of them
+	// replaced (partial), so that no page is read twice while they are
+	// being removed. Empty for a run's own segment.
+	Replaces []string `json:"replaces,omitempty"`
+	// Merged are the run segments whose pages a compacted segment holds
+	// (those of the segments it replaces, flattened), in name order: what
+	// a later run checks its label and inputs against. Empty for a run's
+	// own segment (Runs).
+	Merged []RunSegment `json:"merged,omitempty"`
+}
+
+// RunSegment is a segment as the run that wrote it committed it: its
+// name, start, pages, output and inputs (Meta's fields of the same names).
+type RunSegment struct {
+	Segment string   `json:"segment"`
+	Created string   `json:"created"`
+	Pages   int      `json:"pages"`
+	Output  string   `json:"output,omitempty"`
+	Inputs  []string `json:"inputs,omitempty"`
+}
+
+// Runs returns the run segments whose pages segment m holds: m.Merged
+// for a compacted segment, else m itself.
+func (m Meta) Runs() []RunSegment {
+	if len(m.Replaces) > 0 {
+		return m.Merged
+	}
+	return []RunSegment{{Segment: m.Segment, Created: m.Created, Pages: m.Pages, Output: m.Output, Inputs: m.Inputs}}
 }
 
 // Check returns an error naming the first parameter in which a run with
-// agreement run differs from segment m, or nil.
+// agreement run differs from segment m, or nil. Schema versions this
+// build reads agree with each other (MinSchemaVersion).
 func Check(run Agreement, m Meta) error {
-	rv, mv := reflect.ValueOf(run), reflect.ValueOf(m.Params)
-	for i := range rv.NumField() {
-		if x, y := rv.Field(i).Interface(), mv.Field(i).Interface(); x != y {
-			name, _, _ := strings.Cut(rv.Type().Field(i).Tag.Get("json"), ",")
-			return fmt.Errorf("index segment %s was written with %s=%s, this run has %s=%s", m.Segment, name, jsonValue(y), name, jsonValue(x))
-		}
+	if name, x, y, ok := firstDifference(run, m.Params); ok {
+		return fmt.Errorf("index segment %s was written with %s=%s, this run has %s=%s", m.Segment, name, y, name, x)
 	}
 	return nil
 }
+
+// firstDifference returns the first parameter (its JSON name) in which a
+// and b differ and their values (JSON), ok false when they agree.
+// Readable schema versions agree.
+func firstDifference(a, b Agreement) (name, va, vb string, ok bool) {
+	if readable(a.Schema) && readable(b.Schema) {
+		a.Schema = b.Schema
+	}
+	av, bv := reflect.ValueOf(a), reflect.ValueOf(b)
+	for i := range av.NumField() {
+		if x, y := av.Field(i).Interface(), bv.Field(i).Interface(); x != y {
+			name, _, _ := strings.Cut(av.Type().Field(i).Tag.Get("json"), ",")
+			return name, jsonValue(x), jsonValue(y), true
+		}
+	}
+	return "", "", "", false
+}
+
+// readable reports whether this build reads segments of schema version v.
+func readable(v int) bool { return v >= MinSchemaVersion && v <= SchemaVersion }
 
 func jsonValue(v any) string {
 	b, _ := json.Marshal(v)
@@ -267,33 +342,58 @@ func Join(dir, name string) string {
 // written. rows is called with a function that writes one page; its error
 // is returned.
 func WriteRows(w io.Writer, rows func(write func(dedup.Prior) error) error) (n int, size int64, err error) {
-	cw := &countingWriter{w: w}
-	defer func() { size = cw.n }()
-	pw := parquet.NewGenericWriter[Row](cw, parquet.Compression(&zstd.Codec{}), parquet.MaxRowsPerRowGroup(RowGroupRows))
-	buf := make([]Row, 0, 256)
-	flush := func() error {
-		if len(buf) == 0 {
-			return nil
-		}
-		_, err := pw.Write(buf)
-		buf = buf[:0]
-		return err
-	}
-	err = rows(func(p dedup.Prior) error {
-		buf = append(buf, RowOf(p))
-		n++
-		if len(buf) == cap(buf) {
-			return flush()
-		}
-		return nil
-	})
+	rw := newRowWriter(w)
+	err = rows(func(p dedup.Prior) error { return rw.Write(RowOf(p)) })
+	n, size, cerr := rw.Close()
 	if err == nil {
-		err = flush()
-	}
-	if cerr := pw.Close(); err == nil {
 		err = cerr
 	}
-	return n, 0, err
+	return n, size, err
+}
+
+// rowWriter writes rows as one Parquet file (zstd, row groups of at most
+// RowGroupRows rows), a batch of rows at a time.
+type rowWriter struct {
+	cw  *countingWriter
+	pw  *parquet.GenericWriter[Row]
+	buf []Row
+	n   int
+}
+
+func newRowWriter(w io.Writer) *rowWriter {
+	cw := &countingWriter{w: w}
+	return &rowWriter{cw: cw, buf: make([]Row, 0, 256),
+		pw: parquet.NewGenericWriter[Row](cw, parquet.Compression(&zstd.Codec{}), parquet.MaxRowsPerRowGroup(RowGroupRows))}
+}
+
+// Write adds row r.
+func (rw *rowWriter) Write(r Row) error {
+	rw.buf = append(rw.buf, r)
+	rw.n++
+	if len(rw.buf) == cap(rw.buf) {
+		return rw.flush()
+	}
+	return nil
+}
+
+func (rw *rowWriter) flush() error {
+	if len(rw.buf) == 0 {
+		return nil
+	}
+	_, err := rw.pw.Write(rw.buf)
+	clear(rw.buf) // the rows' slices are not kept past the write
+	rw.buf = rw.buf[:0]
+	return err
+}
+
+// Close writes the file's last rows and footer (not closing the writer
+// underneath) and returns the rows and bytes written.
+func (rw *rowWriter) Close() (n int, size int64, err error) {
+	err = rw.flush()
+	if cerr := rw.pw.Close(); err == nil {
+		err = cerr
+	}
+	return rw.n, rw.cw.n, err
 }
 
 // countingWriter counts the bytes written through it.
@@ -410,18 +510,37 @@ func Scan(ctx context.Context, dir string) ([]SegmentState, error) {
 		}
 	}
 	var out []SegmentState
+	replaces := map[string][]string{}
 	for seg, names := range files {
 		_, name := dirBase(seg)
 		st := SegmentState{Dir: seg, Name: name}
-		switch {
-		case !names[SuccessFile]:
+		if !names[SuccessFile] {
 			st.Partial = "no " + SuccessFile
-		default:
-			st.Partial = uncommittedRun(ctx, seg, st.Name)
+		} else if m, err := ReadMeta(ctx, seg); err == nil {
+			st.Partial = uncommittedRun(ctx, m, name)
+			replaces[seg] = m.Replaces
 		}
 		out = append(out, st)
 	}
 	slices.SortFunc(out, func(a, b SegmentState) int { return strings.Compare(a.Dir, b.Dir) })
+	// A committed compacted segment replaces the segments it was merged
+	// from; it sorts after each of them (Compact), so going down the names
+	// decides a segment before the ones it replaces, and a compacted
+	// segment that is itself replaced replaces nothing.
+	replacedBy := map[string]string{}
+	for i := len(out) - 1; i >= 0; i-- {
+		st := &out[i]
+		if st.Partial != "" {
+			continue
+		}
+		if by, ok := replacedBy[st.Name]; ok {
+			st.Partial = "replaced by the compacted segment " + by
+			continue
+		}
+		for _, r := range replaces[st.Dir] {
+			replacedBy[r] = st.Name
+		}
+	}
 	return out, nil
 }
 
@@ -436,15 +555,16 @@ func dirBase(p string) (string, string) {
 	return p[:i], p[i+1:]
 }
 
-// uncommittedRun returns why the segment seg (named name, with _SUCCESS)
-// belongs to a run that did not commit its output, or "": the output
-// (Meta.Output) has no _SUCCESS, and its summary.json names the segment
-// or, before the commit renamed it, the output holds other files (the
-// run's temporary files). An output that is gone or empty, or whose
-// summary.json names another segment, leaves the segment committed.
-func uncommittedRun(ctx context.Context, seg, name string) string {
-	m, err := ReadMeta(ctx, seg)
-	if err != nil || m.Output == "" {
+// uncommittedRun returns why the segment of meta m (named name, with
+// _SUCCESS) belongs to a run that did not commit its output, or "": the
+// output (Meta.Output) has no _SUCCESS, and its summary.json names the
+// segment or, before the commit renamed it, the output holds other files
+// (the run's temporary files). An output that is gone or empty, or whose
+// summary.json names another segment, leaves the segment committed, as
+// does no output at all (a segment written outside the job, or a
+// compacted one: its _SUCCESS commits it).
+func uncommittedRun(ctx context.Context, m Meta, name string) string {
+	if m.Output == "" {
 		return ""
 	}
 	fs, err := storage.New(ctx, m.Output)
@@ -649,8 +769,8 @@ func ReadMeta(ctx context.Context, seg string) (Meta, error) {
 		return m, fmt.Errorf("index %s: %s: %v", seg, MetaFile, err)
 	}
 	m.Params.defaultCaps()
-	if m.Params.Schema != SchemaVersion {
-		return m, fmt.Errorf("index segment %s has schema version %d, this build reads %d", seg, m.Params.Schema, SchemaVersion)
+	if !readable(m.Params.Schema) {
+		return m, fmt.Errorf("index segment %s has schema version %d, this build reads %d to %d", seg, m.Params.Schema, MinSchemaVersion, SchemaVersion)
 	}
 	return m, nil
 }
@@ -667,6 +787,7 @@ func readAll(ctx context.Context, name string) ([]byte, error) {
 // Info describes one segment for listing (ndd-beam --list_index).
 type Info struct {
 	Dir   string
+	Index string // the index directory it was listed from (List)
 	Meta  Meta
 	Bytes int64 // Σ size of its Parquet files
 }
@@ -687,7 +808,7 @@ func List(ctx context.Context, dirs []string) ([]Info, error) {
 			if err != nil {
 				return nil, err
 			}
-			info := Info{Dir: seg, Meta: m}
+			info := Info{Dir: seg, Index: dir, Meta: m}
 			fs, err := storage.New(ctx, seg)
 			if err != nil {
 				return nil, err

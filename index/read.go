@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -93,21 +94,30 @@ var rowColumnSetters = []struct {
 	{[]string{"rank"}, func(r *Row, v parquet.Value) { r.Rank = append([]byte{}, v.ByteArray()...) }},
 	{[]string{"sketch_words"}, func(r *Row, v parquet.Value) { r.SketchWords = v.Int64() }},
 	{[]string{"sketch", "list", "element"}, func(r *Row, v parquet.Value) { r.Sketch = append(r.Sketch, v.Uint32()) }},
+	{[]string{"segment"}, func(r *Row, v parquet.Value) { r.Segment = string(v.ByteArray()) }},
 }
 
 // wantColumns are the first columns of rowColumnSetters: what want reads.
 const wantColumns = 4
 
-// rowColumns finds Row's leaf columns in schema; a missing one is an
-// error (not a segment of this SchemaVersion).
+// optionalColumns may be absent from a file, a segment of an older
+// schema: their field stays empty (segment: schema 3).
+var optionalColumns = map[string]bool{"segment": true}
+
+// rowColumns finds Row's leaf columns in schema, leaving out the optional
+// ones it lacks; a missing one that is not optional is an error (not a
+// segment of a readable schema).
 func rowColumns(schema *parquet.Schema) ([]column, error) {
-	cols := make([]column, len(rowColumnSetters))
-	for i, c := range rowColumnSetters {
+	cols := make([]column, 0, len(rowColumnSetters))
+	for _, c := range rowColumnSetters {
 		leaf, ok := schema.Lookup(c.path...)
 		if !ok {
+			if optionalColumns[strings.Join(c.path, ".")] {
+				continue
+			}
 			return nil, fmt.Errorf("no column %v", c.path)
 		}
-		cols[i] = column{index: leaf.ColumnIndex, set: c.set}
+		cols = append(cols, column{index: leaf.ColumnIndex, set: c.set})
 	}
 	return cols, nil
 }

@@ -1,8 +1,9 @@
 // Package fault is the job's test-only fault injection: named points in
-// the commit protocol where a test (or scripts/kill-sequence.sh) makes the
-// process die or pause, so that what a kill at that moment leaves behind
-// can be checked. Nothing happens unless the environment variable Env
-// names a point; no flag reaches it.
+// the commit protocol (a run's, and an index compaction's: ndd-eval index
+// compact) where a test (or scripts/kill-sequence.sh) makes the process
+// die or pause, so that what a kill at that moment leaves behind can be
+// checked. Nothing happens unless the environment variable Env names a
+// point; no flag reaches it.
 //
 //	NDD_BEAM_FAULT=output-renamed          exit at once (status 137, as SIGKILL: no cleanup)
 //	NDD_BEAM_FAULT=output-renamed:pause    print "ndd-beam: fault: paused at output-renamed" on stderr and wait to be killed
@@ -27,8 +28,18 @@ const (
 	OutputCommitted = "output-committed" // _SUCCESS written, before the locks are released
 )
 
-// Points lists the named points.
+// The named points of index.Compact, in the order it reaches them.
+const (
+	CompactFiles     = "compact-files"     // the compacted segment's Parquet files written, before segment.json
+	CompactCommitted = "compact-committed" // its _SUCCESS written, before the segments it replaces are removed
+	CompactRemoving  = "compact-removing"  // the first of those removed, before the others
+)
+
+// Points lists the named points of a run.
 var Points = []string{Launched, IndexFiles, IndexCommitted, OutputRenamed, OutputCommitted}
+
+// CompactPoints lists the named points of a compaction.
+var CompactPoints = []string{CompactFiles, CompactCommitted, CompactRemoving}
 
 // At dies or pauses if Env names point; else it returns at once.
 func At(point string) {
