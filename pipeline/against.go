@@ -40,8 +40,16 @@ func checkAgainst(ctx context.Context, c *config.Config) error {
 				if err := index.Check(run, in.Meta); err != nil {
 					return config.ParamErrorf(config.LayoutFlagOf, "--write_index", c.WriteIndex, "%w", err)
 				}
-				if c.IndexLabel != "" && in.Meta.Segment == index.SegmentName(c.IndexLabel) {
+				if c.IndexLabel == "" {
+					continue
+				}
+				if in.Meta.Segment == index.SegmentName(c.IndexLabel) {
 					return config.ParamErrorf(config.LayoutFlagOf, "--write_index", c.WriteIndex, "segment %s is there already, committed by an earlier run labelled %s: give another --index_label, or remove %s to run that day again", in.Meta.Segment, c.IndexLabel, in.Dir)
+				}
+				for _, r := range in.Meta.Runs() {
+					if r.Segment == index.SegmentName(c.IndexLabel) {
+						return config.ParamErrorf(config.LayoutFlagOf, "--write_index", c.WriteIndex, "segment %s is there already, compacted into %s: give another --index_label, or leave its pages out (ndd-eval index compact --without=%s %s) to run that day again", r.Segment, in.Meta.Segment, r.Segment, c.WriteIndex)
+					}
 				}
 			}
 		}
@@ -81,13 +89,20 @@ func checkAgainst(ctx context.Context, c *config.Config) error {
 		return config.ParamErrorf(config.LayoutQuoted, "--input", strings.Join(c.Input, ","), "%w", err)
 	}
 	for _, in := range infos {
-		var common []string
-		for _, f := range in.Meta.Inputs {
-			if _, ok := slices.BinarySearch(inputs, f); ok {
-				common = append(common, f)
+		for _, r := range in.Meta.Runs() {
+			var common []string
+			for _, f := range r.Inputs {
+				if _, ok := slices.BinarySearch(inputs, f); ok {
+					common = append(common, f)
+				}
 			}
-		}
-		if len(common) > 0 {
+			if len(common) == 0 {
+				continue
+			}
+			if r.Segment != in.Meta.Segment {
+				return config.ParamErrorf(config.LayoutFlagOf, "--against", c.Against,
+					"index segment %s (compacted into %s) already holds the pages of this run's input %s (%d of its files in common): this crawl was run against the index before; to run it again, leave its pages out first (ndd-eval index compact --without=%s %s)", r.Segment, in.Meta.Segment, common[0], len(common), r.Segment, in.Index)
+			}
 			return config.ParamErrorf(config.LayoutFlagOf, "--against", c.Against,
 				"index segment %s already holds the pages of this run's input %s (%d of its files in common): this crawl was run against the index before; to run it again, remove that segment (%s) first", in.Meta.Segment, common[0], len(common), in.Dir)
 		}
