@@ -66,9 +66,15 @@ const evalUsage = `usage:
       the verification measure on the judged pairs of real-page sets: how
       the exact and the sketched main-text shares separate the labels, and
       the sketch's error.
-  ndd-eval index DIR...
+  ndd-eval index [--remove_partial] DIR...
       list the segments of each index directory (ndd-beam --write_index):
-      pages, Parquet bytes and bytes per page, and their parameters.
+      pages, Parquet bytes and bytes per page, runs held, and their
+      parameters; partial segments, which no run reads.
+  ndd-eval index compact [--max_segments N] [--without SEGMENT,...] DIR...
+      merge the committed segments of each index into one (or the smallest
+      of them, leaving N), holding the index's lock: a run against the
+      index reads the same pages, named by the same segments, from fewer
+      files; --without leaves a day's pages out so that it can be run again.
 `
 
 func main() { os.Exit(run(os.Args[1:])) }

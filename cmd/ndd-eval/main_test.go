@@ -3,9 +3,20 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
+
+// TestMain runs the tests; with NDD_EVAL_AS_CLI=1 it runs the command with
+// the given arguments instead, so that a test can run it as a process of
+// its own (killed at a fault point: compact_test.go).
+func TestMain(m *testing.M) {
+	if os.Getenv("NDD_EVAL_AS_CLI") == "1" {
+		os.Exit(run(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
 
 // The tiny truth and pairs files of eval/testdata are hand-checked in
 // eval/metrics_test.go: TP 3, FP 2, FN 1, P 0.6, R 0.75, F1 2/3.
