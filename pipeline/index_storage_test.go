@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/johannesboyne/gofakes3"
@@ -16,7 +18,9 @@ import (
 // againstObjectStore writes an index on an object store and runs a copy
 // of the same crawl (the same bytes in other files: the files themselves
 // are refused) against it: every page with text is dropped for its copy,
-// named by the segment that holds it.
+// named by the segment that holds it. Then a second day's segment is
+// added and the index compacted (index.Compact) on the store: a run
+// against it decides as against the two segments, line for line.
 func againstObjectStore(t *testing.T, ix string) {
 	t.Helper()
 	cfg := testConfig([]string{filepath.Join(testdata, "dolma__sample-*.warc.gz")})
@@ -34,6 +38,29 @@ func againstObjectStore(t *testing.T, ix string) {
 	again := readSummary(t, runJob(t, "direct", cfg))
 	if again.Dropped == 0 || again.DroppedForIndex != again.Dropped || again.Kept+again.Dropped != day1.Kept+day1.Dropped {
 		t.Errorf("again: %d kept, %d dropped, %d for the index; day 1: %d pages", again.Kept, again.Dropped, again.DroppedForIndex, day1.Kept+day1.Dropped)
+	}
+
+	day2 := testConfig([]string{filepath.Join(testdata, "resiliparse__warcfile.warc.gz")})
+	day2.Against, day2.WriteIndex = []string{ix}, ix
+	runJob(t, "direct", day2)
+	cfg = testConfig([]string{filepath.Join(copyFiles(t, filepath.Join(testdata, "dolma__sample-0000.warc.gz")), "*"),
+		filepath.Join(copyFiles(t, filepath.Join(testdata, "resiliparse__warcfile.warc.gz")), "*")})
+	cfg.Against = []string{ix}
+	before := runJob(t, "direct", cfg)
+	c, err := index.Compact(context.Background(), ix, index.CompactOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if infos, err := index.List(context.Background(), []string{ix}); err != nil || len(infos) != 1 || len(infos[0].Meta.Runs()) != 2 || infos[0].Dir != c.Dir {
+		t.Fatalf("after compaction: %+v, %v", infos, err)
+	}
+	cfg.Output = ""
+	after := runJob(t, "direct", cfg)
+	for _, name := range []string{"decisions", "clusters", "pairs"} {
+		b, a := readLines(t, before, name, 1), readLines(t, after, name, 1)
+		if !slices.Equal(b, a) || name == "decisions" && !slices.ContainsFunc(a, func(l string) bool { return strings.Contains(l, `"kept_by_segment":"`+day1.IndexSegment+`"`) }) {
+			t.Errorf("%s against the compacted index: %d lines, %d before", name, len(a), len(b))
+		}
 	}
 }
 
