@@ -38,7 +38,8 @@ type CompactOptions struct {
 	// Without names run segments (segment-LABEL, as Meta.Runs lists them)
 	// whose pages are left out: the segments holding them are merged (a
 	// run segment of its own is removed), so that the day can be run
-	// again.
+	// again. Where nothing is left to write, the segments are removed with
+	// nothing replacing them: a kill meanwhile leaves some of them read.
 	Without []string
 	// Holder is the run ID written into the index's lock while it is held
 	// (storage.LockInfo.RunID); "" means "compact".
@@ -133,10 +134,7 @@ func Compact(ctx context.Context, dir string, o CompactOptions) (*Compaction, er
 	if now.IsZero() {
 		now = time.Now()
 	}
-	without := map[string]bool{}
-	for _, w := range o.Without {
-		without[SegmentName(strings.TrimPrefix(w, segPrefix))] = true
-	}
+	without := segmentNames(o.Without)
 	m := Meta{Created: now.UTC().Format(time.RFC3339), Params: c.Merged[0].Meta.Params}
 	m.Params.Schema = SchemaVersion
 	want := map[string]int{} // pages of each run segment kept
@@ -153,13 +151,11 @@ func Compact(ctx context.Context, dir string, o CompactOptions) (*Compaction, er
 		}
 	}
 	slices.SortFunc(m.Merged, func(a, b RunSegment) int { return strings.Compare(a.Segment, b.Segment) })
-	replacedBy := "nothing (every page left out)"
 	if len(m.Merged) > 0 {
 		m.Segment = compactedName(m.Replaces, now)
 		if slices.ContainsFunc(infos, func(in Info) bool { return in.Meta.Segment == m.Segment }) {
 			return c, fmt.Errorf("index %s: segment %s is there already", dir, m.Segment)
 		}
-		replacedBy = m.Segment
 		c.Dir = Join(dir, m.Segment)
 		if err := writeCompacted(ctx, c.Dir, &m, c.Merged, without, want, o.FileRows); err != nil {
 			removeSegment(ctx, c.Dir)
@@ -175,7 +171,10 @@ func Compact(ctx context.Context, dir string, o CompactOptions) (*Compaction, er
 	}
 	for i, in := range c.Merged {
 		if err := removeSegment(ctx, in.Dir); err != nil {
-			return c, fmt.Errorf("index %s: removing segment %s, replaced by %s: %v (no run reads it; the next compaction or run writing the index removes it)", dir, in.Dir, replacedBy, err)
+			if c.Dir == "" { // every page of it left out: nothing replaces it
+				return c, fmt.Errorf("index %s: removing segment %s: %v", dir, in.Dir, err)
+			}
+			return c, fmt.Errorf("index %s: removing segment %s, replaced by %s: %v (no run reads it; the next compaction or run writing the index removes it)", dir, in.Dir, m.Segment, err)
 		}
 		if i == 0 {
 			fault.At(fault.CompactRemoving)
@@ -192,10 +191,7 @@ func Compact(ctx context.Context, dir string, o CompactOptions) (*Compaction, er
 // nothing is left out and the index holds no more than that. A run
 // segment of o.Without that no segment holds is an error.
 func chooseMerge(infos []Info, o CompactOptions) ([]Info, error) {
-	without := map[string]bool{}
-	for _, w := range o.Without {
-		without[SegmentName(strings.TrimPrefix(w, segPrefix))] = true
-	}
+	without := segmentNames(o.Without)
 	held := map[string]bool{}
 	var merge, rest []Info
 	for _, in := range infos {
@@ -227,6 +223,15 @@ func chooseMerge(infos []Info, o CompactOptions) ([]Info, error) {
 	}
 	slices.SortFunc(merge, func(a, b Info) int { return strings.Compare(a.Meta.Segment, b.Meta.Segment) })
 	return merge, nil
+}
+
+// segmentNames is the set of the segments named (segment-LABEL or LABEL).
+func segmentNames(names []string) map[string]bool {
+	set := map[string]bool{}
+	for _, n := range names {
+		set[SegmentName(strings.TrimPrefix(n, segPrefix))] = true
+	}
+	return set
 }
 
 // writeCompacted writes the rows of the segments merge, but for the run
