@@ -116,7 +116,7 @@ func TestEvalIndexCompactSameDecisions(t *testing.T) {
 		t.Fatalf("compact: exit %d: %s", code, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "compacted 4 segments (segment-d1, segment-d2, segment-d3, segment-d4) into "+filepath.Join(c.index, "segment-d4~")) ||
-		!strings.Contains(stdout.String(), "1 committed segments left") {
+		!strings.Contains(stdout.String(), "committed segments left: 1") {
 		t.Errorf("compact said:\n%s", stdout.String())
 	}
 	if names := dirNames(t, c.index); len(names) != 1 || !strings.HasPrefix(names[0], "segment-d4~") {

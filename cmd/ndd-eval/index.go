@@ -149,14 +149,17 @@ func runEvalIndexCompact(args []string, stdout, stderr io.Writer) int {
 		for _, in := range c.Merged {
 			names = append(names, in.Meta.Segment)
 		}
+		if len(names) > 4 { // the first two and the last
+			names = []string{names[0], names[1], "…", names[len(names)-1]}
+		}
 		if c.Left > 0 {
 			fmt.Fprintf(stdout, "%s: left out %d pages of %s\n", dir, c.Left, strings.Join(without, ", "))
 		}
 		if c.Dir == "" {
-			fmt.Fprintf(stdout, "%s: removed %s; %d committed segments left\n", dir, strings.Join(names, ", "), c.Segments)
+			fmt.Fprintf(stdout, "%s: removed %s; committed segments left: %d\n", dir, strings.Join(names, ", "), c.Segments)
 			continue
 		}
-		fmt.Fprintf(stdout, "%s: compacted %d segments (%s) into %s: %d pages of %d runs in %d Parquet files; %d committed segments left\n",
+		fmt.Fprintf(stdout, "%s: compacted %d segments (%s) into %s: %d pages of %d runs in %d Parquet files; committed segments left: %d\n",
 			dir, len(c.Merged), strings.Join(names, ", "), c.Dir, c.Meta.Pages, len(c.Meta.Merged), len(c.Meta.Files), c.Segments)
 	}
 	return 0
