@@ -216,9 +216,13 @@ func (e *ExactPrior) Find(digest string, vec spotsig.Vector, sk spotsig.Sketch, 
 // the index (docs/design.md, "Scheduled batches"). Holds needs its own
 // Reach per goroutine.
 type Reach struct {
-	digests, vectors map[string]struct{}
-	probe            *match.Probe
-	scratch          match.ProbeScratch
+	digests map[string]struct{}
+	// vectors holds the ExactKey of each distinct vector, only when the
+	// probe cannot see an identical vector itself (τ or the same-site τ
+	// above 1, or NaN: Jaccard 1 does not reach them).
+	vectors map[string]struct{}
+	probe   *match.Probe
+	scratch match.ProbeScratch
 }
 
 // NewReach indexes the new batch: the vectors of its documents (after the
@@ -226,7 +230,10 @@ type Reach struct {
 // sites[i]), the text digests of all its pages, for a run at τ tau with
 // the same-site rule rule (config.Params.SiteRule).
 func NewReach(vecs []spotsig.Vector, sites []match.Site, digests []string, tau float64, rule match.SiteRule) *Reach {
-	r := &Reach{digests: map[string]struct{}{}, vectors: map[string]struct{}{}}
+	r := &Reach{digests: map[string]struct{}{}}
+	if !(tau <= 1 && rule.SameSiteTau <= 1) {
+		r.vectors = map[string]struct{}{}
+	}
 	for _, d := range digests {
 		if d != "" {
 			r.digests[d] = struct{}{}
@@ -247,7 +254,9 @@ func NewReach(vecs []spotsig.Vector, sites []match.Site, digests []string, tau f
 		}
 		at[k] = len(distinct)
 		distinct, merged = append(distinct, v), append(merged, sites[i])
-		r.vectors[k] = struct{}{}
+		if r.vectors != nil {
+			r.vectors[k] = struct{}{}
+		}
 	}
 	r.probe = match.NewProbe(distinct, merged, tau, rule)
 	return r
@@ -262,8 +271,10 @@ func (r *Reach) Holds(p Prior) bool {
 	if p.Vec.Len() == 0 {
 		return false
 	}
-	if _, ok := r.vectors[ExactKey(p.Vec)]; ok {
-		return true
+	if r.vectors != nil {
+		if _, ok := r.vectors[ExactKey(p.Vec)]; ok {
+			return true
+		}
 	}
 	return r.probe.Reaches(p.Vec, func() match.Site { return match.SiteOf(p.Site()) }, &r.scratch)
 }
