@@ -249,6 +249,7 @@ type skewWriter struct {
 	w     io.Writer
 	truth *json.Encoder
 	date  time.Time
+	salt  string // added to what record IDs are hashed from: the day of a recurring crawl (WriteShortCrawl)
 	n     int
 	err   error
 }
@@ -258,7 +259,7 @@ func (s *skewWriter) record(uri, cluster, charset string, payload []byte) {
 		return
 	}
 	s.n++
-	sum := sha1.Sum(fmt.Appendf(nil, "ndd-beam skewed crawl %d %s", s.n, uri))
+	sum := sha1.Sum(fmt.Appendf(nil, "ndd-beam skewed crawl %d %s%s", s.n, uri, s.salt))
 	id := fmt.Sprintf("urn:uuid:%x-%x-%x-%x-%x", sum[0:4], sum[4:6], sum[6:8], sum[8:10], sum[10:16])
 	ct := "text/html"
 	if charset != "" {

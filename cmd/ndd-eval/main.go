@@ -58,6 +58,13 @@ const evalUsage = `usage:
       write DIR/crawl.warc.gz and DIR/truth.jsonl: the short-page crawl of the
       per-page cost benchmark (108,000 pages by default), its articles cut
       from the sentences of the dev gold set's core texts (--gold).
+  ndd-eval batches --out DIR [--days 30 --pages 36000 --recapture 0.25 --edited 0.2 --extended 0.1 --soft404 0.05 --copies 0.02 --variants 0.01 --sites N --seed S]
+      write DIR/day-KK/crawl.warc.gz and truth.jsonl for each day K: a crawl of
+      the same sites captured once a day, each day re-capturing earlier
+      days' pages at their URIs (byte-identical, a word changed, a paragraph
+      added) beside new articles, soft-404s, copies and mirrors; then
+      DIR/batches.json with a day's counts (the benchmark of scheduled
+      batches, make bench-batches).
   ndd-eval inprocess [--extract-only] FILE...
       the whole job in one process (dedup.Run, default parameters) on local
       WARC files, for the benchmarks: prints records, documents, pairs lines,
@@ -92,6 +99,7 @@ var subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"skewed":      func(args []string, _, stderr io.Writer) int { return runEvalSkewed(args, stderr) },
 	"scaled":      func(args []string, _, stderr io.Writer) int { return runEvalScaled(args, stderr) },
 	"crawl":       func(args []string, _, stderr io.Writer) int { return runEvalCrawl(args, stderr) },
+	"batches":     func(args []string, _, stderr io.Writer) int { return runEvalBatches(args, stderr) },
 	"inprocess":   runEvalInProcess,
 	"index":       runEvalIndex,
 	"verify":      runEvalVerify,
