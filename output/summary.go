@@ -27,6 +27,7 @@ const (
 	StatDroppedExact           = "dropped_exact"
 	StatDecideResidual         = "decide_residual"
 	StatDroppedForIndex        = "dropped_for_index"
+	StatIndexPagesReached      = "index_pages_reached"
 	// Keyed statistics, "<prefix><key>": rejects per reason, documents
 	// per cap and per language, clusters per size.
 	StatSkippedPrefix = "skipped/"
@@ -79,6 +80,8 @@ var statistics = map[string]statistic{
 	StatDecideResidual: sumInto(func(s *Summary) *int { return &s.DecideResidual }),
 	// Pages dropped for a page of an earlier run's index (--against).
 	StatDroppedForIndex: sumInto(func(s *Summary) *int { return &s.DroppedForIndex }),
+	// Index pages the batch reached, the only ones the run held (--against).
+	StatIndexPagesReached: sumInto(func(s *Summary) *int { return &s.IndexPagesReached }),
 }
 
 // statFamilies are the keyed statistics ("<prefix><key>"), each added into
@@ -225,12 +228,15 @@ type Summary struct {
 
 	// Scheduled batches (docs/design.md), all absent without their flags:
 	// the pages dropped for a page an earlier run kept (--against;
-	// kept_by_segment set), the index directories read (--against), and
-	// the index directory and segment this run added (--write_index).
-	DroppedForIndex int      `json:"dropped_for_index,omitempty"`
-	Against         []string `json:"against,omitempty"`
-	IndexDir        string   `json:"index_dir,omitempty"`
-	IndexSegment    string   `json:"index_segment,omitempty"`
+	// kept_by_segment set), the index pages the batch reached (the only
+	// ones the run held; --against), the index directories read
+	// (--against), and the index directory and segment this run added
+	// (--write_index).
+	DroppedForIndex   int      `json:"dropped_for_index,omitempty"`
+	IndexPagesReached int      `json:"index_pages_reached,omitempty"`
+	Against           []string `json:"against,omitempty"`
+	IndexDir          string   `json:"index_dir,omitempty"`
+	IndexSegment      string   `json:"index_segment,omitempty"`
 }
 
 // SkippedTotal is Σ Skipped.

@@ -10,6 +10,8 @@ import (
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/index"
 	"github.com/ndd-beam/ndd-beam/internal/warcsplit"
+	"github.com/ndd-beam/ndd-beam/match"
+	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
 // Scheduled batches on the direct runner: the dev gold set split in two;
@@ -63,7 +65,25 @@ func checkJobAgainst(t *testing.T, batch1, batch2 []string) {
 	if sum.DroppedForIndex != res.DroppedForPrior || res.DroppedForPrior == 0 {
 		t.Errorf("summary dropped_for_index %d, dedup.RunAgainst %d", sum.DroppedForIndex, res.DroppedForPrior)
 	}
-	t.Logf("%d index pages; batch 2: %d kept, %d dropped, %d of them for index pages", len(prior), sum.Kept, sum.Dropped, sum.DroppedForIndex)
+	var vecs []spotsig.Vector
+	var sites []match.Site
+	for _, d := range res.Docs {
+		vecs, sites = append(vecs, d.Vec), append(sites, d.Site)
+	}
+	var digests []string
+	for _, pg := range res.Pages {
+		digests = append(digests, pg.Digest)
+	}
+	reach, reached := dedup.NewReach(vecs, sites, digests, cfg.Params.Tau, cfg.Params.SiteRule()), 0
+	for _, pr := range prior {
+		if reach.Holds(pr) {
+			reached++
+		}
+	}
+	if sum.IndexPagesReached != reached || reached == 0 {
+		t.Errorf("summary index_pages_reached %d, dedup.Reach %d", sum.IndexPagesReached, reached)
+	}
+	t.Logf("%d index pages, %d reached; batch 2: %d kept, %d dropped, %d of them for index pages", len(prior), reached, sum.Kept, sum.Dropped, sum.DroppedForIndex)
 
 	// On prism, batch 2 run against prism's segment of batch 1, with its
 	// partitions cut into tasks of at most 20,000 signatures, gives the

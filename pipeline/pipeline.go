@@ -70,7 +70,11 @@ func Build(ctx context.Context, s beam.Scope, cfg config.Config) error {
 	batches = transforms.DropSharedBlocks(s, st, batches, p)
 	kept, idfRejects, tooFew := transforms.FilterIDF(s, st, batches, p)
 	unsigned = beam.Flatten(s, unsigned, tooFew)
-	against, kept, unsigned := transforms.ExactAgainst(s, transforms.ReadIndex(s, cfg.Against, kept, unsigned, p), kept, unsigned, p)
+	reached := transforms.ReadIndex(s, cfg.Against, kept, unsigned, p)
+	if len(cfg.Against) > 0 {
+		st.Count(s, output.StatIndexPagesReached, reached)
+	}
+	against, kept, unsigned := transforms.ExactAgainst(s, reached, kept, unsigned, p)
 	groups := transforms.CollapseExact(s, st, kept, p)
 	found, err := transforms.MatchGroups(s, st, transforms.KeyByGroup(s, groups.Reps, p), p)
 	if err != nil {
