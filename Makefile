@@ -26,7 +26,7 @@ need = @test -e '$(1)' || { echo "make $@: needs $(2) at $(1), missing. It is th
 # BIN: where make build writes the job's binary
 BIN      ?= bin/ndd-beam
 
-.PHONY: help warc-check warc-check-deps build run test bench bench-go bench-job worker lint eval fuzz clean template template-metadata report report-browser-check check-decisions duckdb
+.PHONY: help warc-check warc-check-deps build run test bench bench-go bench-job bench-batches worker lint eval fuzz clean template template-metadata report report-browser-check check-decisions duckdb
 
 ## help: this list: every target and what it does, one line each
 help:
@@ -74,6 +74,17 @@ JOBS ?= gold skewed crawl
 bench-job:
 	$(if $(filter gold scaled,$(JOBS)),$(call need,$(GOLDSET)/gold.warc.gz,the dev gold set,GOLDSET))
 	scripts/bench-job.sh $(JOBS)
+
+## bench-batches: 30 daily batches of a recurring crawl, each run against the index of the days before (needs ../shared/data)
+## Details: ndd-eval batches writes DAYS (30) batches of PAGES (36,000) pages, each day re-capturing earlier days' pages;
+## bin/ndd-beam runs them in sequence, day 1 with --write_index, day K > 1 with --against and --write_index on the same
+## index, then the days of ALONE (default: the last) alone; CPU, wall, peak RSS and the index's size per day as a
+## markdown table (scripts/bench-batches.sh; batches and outputs under BENCH_DIR, default /tmp/ndd-batches)
+DAYS  ?= 30
+PAGES ?= 36000
+bench-batches:
+	$(call need,$(GOLDSET)/core_texts.jsonl.gz,the dev gold set's core texts,GOLDSET)
+	DAYS=$(DAYS) PAGES=$(PAGES) GOLDSET=$(GOLDSET) scripts/bench-batches.sh
 
 ## worker: bin/ndd-beam-worker, the static linux/amd64 binary Dataflow and Flink workers run
 ## (--worker_binary=bin/ndd-beam-worker). It rebuilds everything for CGO_ENABLED=0 GOOS=linux -trimpath: on a warm
