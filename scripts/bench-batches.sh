@@ -6,14 +6,16 @@
 # soft-404s, copies and mirrors); the job runs them one after the other,
 # day 1 with --write_index=IX, day K > 1 with --against=IX --write_index=IX,
 # each under /usr/bin/time (CPU = user + sys, wall, peak RSS), then each day
-# of $ALONE (default: the last) alone, without the index. After each day:
-# the index's pages, bytes and segments (ndd-eval index IX) and Parquet
-# files; from its summary.json the pages, kept, dropped, dropped for index
-# pages and, when the job reports it, the index pages the batch reached.
-# Prints a line per run as it goes, then a markdown table and the ratios of
-# the issue's targets. Direct runner, default parameters.
+# of $ALONE (default: the last) alone, without the index. Each day's
+# segment is labelled dayKK (--index_label). With COMPACT_EVERY=N the index
+# is compacted (ndd-eval index compact, timed) after every N-th day. After
+# each day: the index's pages, bytes and segments (ndd-eval index IX) and
+# Parquet files; from its summary.json the pages, kept, dropped, dropped
+# for index pages and the index pages the batch reached. Prints a line per
+# run as it goes, then a markdown table and the ratios of the issue's
+# targets. Direct runner, default parameters.
 # Usage: scripts/bench-batches.sh
-#   DAYS=30 PAGES=36000 ALONE="30" BENCH_DIR=/tmp/ndd-batches GOLDSET=../shared/data/goldset
+#   DAYS=30 PAGES=36000 ALONE="30" COMPACT_EVERY= BENCH_DIR=/tmp/ndd-batches GOLDSET=../shared/data/goldset
 # The batches are written once into $BENCH_DIR/batches-dDAYS-pPAGES and
 # reused; the index and outputs are written again on every run.
 set -euo pipefail
@@ -47,7 +49,7 @@ sumstat() { grep -o "\"$2\": *[0-9]*" "$1/summary.json" | head -1 | grep -o '[0-
 # index: pages, bytes and segments of the index (ndd-eval index's total line; 0 0 0 before day 1), and its Parquet files
 index() {
   if [ -d "$ix" ]; then
-    "$dir/ndd-eval" index "$ix" | awk '$1 == "total" {printf "%s %s %s", $2, $3, $4}'
+    "$dir/ndd-eval" index "$ix" | awk '$1 == "total" {printf "%s %s %s", $2, $3, $(NF - 1)}'
     echo " $(find "$ix" -name '*.parquet' | wc -l)"
   else
     echo 0 0 0 0
@@ -65,11 +67,16 @@ run() {
 # one row per run: kind day pages kept dropped for_index index_read reached cpu rss_kb wall ix_pages ix_bytes ix_segments ix_files
 for k in $(seq "$days"); do
   read -r before _ <<< "$(index)"
-  flags=(--input="$(day "$k")" --write_index="$ix")
+  flags=(--input="$(day "$k")" --write_index="$ix" --index_label="$(printf 'day%02d' "$k")")
   [ "$k" -gt 1 ] && flags+=(--against="$ix")
   out="$dir/out-$k"
   t=$(run "day-$k" "$out" "${flags[@]}")
   echo "batch $k $(sumstat "$out" pages) $(sumstat "$out" kept) $(sumstat "$out" dropped) $(sumstat "$out" dropped_for_index) $before $(sumstat "$out" index_pages_reached) $t $(index)" | tee -a "$rows"
+  if [ -n "${COMPACT_EVERY:-}" ] && [ $((k % COMPACT_EVERY)) -eq 0 ] && [ "$k" -lt "$days" ]; then
+    /usr/bin/time -f "%U %S %M %e" -o "$dir/time" "$dir/ndd-eval" index compact "$ix" > "$dir/compact-$k.out" 2>&1 ||
+      { cat "$dir/compact-$k.out" >&2; exit 1; }
+    echo "compact $k - - - - - - $(awk '{printf "%.2f %d %.1f", $1 + $2, $3, $4}' "$dir/time") $(index)" | tee -a "$rows"
+  fi
 done
 for k in $alone; do
   out="$dir/alone-$k"
@@ -83,6 +90,7 @@ echo "| batch | pages | kept | dropped (for index pages) | index pages read | re
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 awk 'function c(n,  s) {if (n !~ /^[0-9]+$/) return n; s = ""; while (n >= 1000) {s = sprintf(",%03d", n % 1000) s; n = int(n / 1000)} return n s}
   $1 == "batch" {printf "| %s | %s | %s | %s (%s) | %s | %s | %.1f | %.1f s | %s MB | %s | %.1f | %d | %d |\n", $2, c($3), c($4), c($5), c($6), c($7), c($8), $9, $11, c(int($10 / 1024 + 0.5)), c($12), $13 / 1e6, $14, $15}
+  $1 == "compact" {printf "| compacted after %s | – | – | – | – | – | %.1f | %.1f s | %s MB | %s | %.1f | %d | %d |\n", $2, $9, $11, c(int($10 / 1024 + 0.5)), c($12), $13 / 1e6, $14, $15}
   $1 == "alone" {printf "| %s alone | %s | %s | %s | – | – | %.1f | %.1f s | %s MB | – | – | – | – |\n", $2, c($3), c($4), c($5), $9, $11, c(int($10 / 1024 + 0.5))}' "$rows"
 echo
 awk -v last="$days" -v alone="$alone" '$1 == "batch" {cpu[$2] = $9; rss[$2] = $10; read[$2] = $7; if ($10 > peak) {peak = $10; at = $2}}
