@@ -79,7 +79,8 @@ bench-job:
 ## Details: ndd-eval batches writes DAYS (30) batches of PAGES (36,000) pages, each day re-capturing earlier days' pages;
 ## bin/ndd-beam runs them in sequence, day 1 with --write_index, day K > 1 with --against and --write_index on the same
 ## index, then the days of ALONE (default: the last) alone; CPU, wall, peak RSS and the index's size per day as a
-## markdown table (scripts/bench-batches.sh; batches and outputs under BENCH_DIR, default /tmp/ndd-batches)
+## markdown table (scripts/bench-batches.sh; batches and outputs under BENCH_DIR, default /tmp/ndd-batches;
+## COMPACT_EVERY=N compacts the index after every N-th day with ndd-eval index compact)
 DAYS  ?= 30
 PAGES ?= 36000
 bench-batches:
