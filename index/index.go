@@ -36,9 +36,11 @@
 // segment replaces; a reader never reads a partial segment, and
 // RemovePartial (the next run writing the index, the next compaction, or
 // ndd-eval index --remove_partial) removes them. An output that is gone
-// (moved or deleted), or whose summary.json now names another segment
-// (the day was rerun into it), does not make its segment partial; a
-// compacted segment has no output: its _SUCCESS commits it.
+// (moved or deleted), whose summary.json now names another segment (the
+// day was rerun into it), or that holds another run's files and none of
+// the segment's run (Meta.RunID: deleted and taken by a later run) does
+// not make its segment partial; a compacted segment has no output: its
+// _SUCCESS commits it.
 //
 // # Rows
 //
@@ -78,6 +80,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/storage"
 	"github.com/ndd-beam/ndd-beam/warc"
@@ -249,6 +252,10 @@ type Meta struct {
 	// (absolute when local), whose commit commits the segment (Scan); ""
 	// for a segment written outside the job (WriteSegment).
 	Output string `json:"output,omitempty"`
+	// RunID is the run ID of the run that wrote the segment (its temporary
+	// files in Output are named by it: output.TempPath); "" in segments
+	// written before it was recorded.
+	RunID string `json:"run_id,omitempty"`
 	// Inputs are the WARC files the run read (absolute when local), so that
 	// a run of the same files against the index is refused.
 	Inputs []string `json:"inputs,omitempty"`
@@ -585,10 +592,29 @@ func uncommittedRun(ctx context.Context, m Meta, name string) string {
 		}
 		return why
 	}
-	if files, err := fs.List(ctx, Join(m.Output, "*")); err == nil && len(files) > 0 {
+	if files, err := fs.List(ctx, Join(m.Output, "*")); err == nil && holdsRun(files, m.RunID) {
 		return why
 	}
 	return ""
+}
+
+// holdsRun reports whether the files of an output without summary.json
+// are those of the run runID, killed before it renamed them: its
+// temporary files (output.TempPrefix + runID). A directory that another
+// run has taken since (its lock and temporary files, after the first was
+// deleted) does not make the first run's segment partial. For a segment
+// that does not record its run ID, any file does (the rule before
+// RunID).
+func holdsRun(files []string, runID string) bool {
+	if runID == "" {
+		return len(files) > 0
+	}
+	for _, f := range files {
+		if strings.HasPrefix(path.Base(f), output.TempPrefix+runID) {
+			return true
+		}
+	}
+	return false
 }
 
 // Segments returns the committed segments of dir (Scan), in name order.

@@ -195,7 +195,7 @@ func (fn *commitIndexFn) ProcessElement(ctx context.Context, _ []byte, written f
 		return err
 	}
 	defer release()
-	m := index.Meta{Segment: fn.Name, Created: fn.Created, Params: fn.Agreement, Output: storage.Absolute(fn.Output)}
+	m := index.Meta{Segment: fn.Name, Created: fn.Created, Params: fn.Agreement, Output: storage.Absolute(fn.Output), RunID: fn.RunID}
 	var f string
 	for files(&f) {
 		m.Inputs = append(m.Inputs, storage.Absolute(f))

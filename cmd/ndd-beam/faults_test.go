@@ -185,6 +185,32 @@ func TestFaultKilledAtEachCommitPoint(t *testing.T) {
 	}
 }
 
+// A committed day whose output directory is deleted afterwards, and the
+// next day written to the same --output and --write_index: the first
+// day's segment stays committed (the directory now holds the second run's
+// lock and temporary files, not the first's), so the second day runs
+// against it and does not remove it as partial.
+func TestOutputReusedKeepsSegment(t *testing.T) {
+	dir := t.TempDir()
+	ix, out := filepath.Join(dir, "index"), filepath.Join(dir, "out")
+	if code, _, stderr := cli(t, day1Input, "--output="+out, "--write_index="+ix, "--index_label=d1"); code != 0 {
+		t.Fatalf("day 1: exit %d: %s", code, stderr)
+	}
+	if err := os.RemoveAll(out); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := cli(t, day2Input, "--output="+out, "--against="+ix, "--write_index="+ix, "--index_label=d2")
+	if code != 0 {
+		t.Fatalf("day 2: exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stderr, "removed the partial segment") {
+		t.Errorf("day 2 removed day 1's committed segment: %q", stderr)
+	}
+	if segs := committed(t, ix); !slices.Equal(segs, []string{"segment-d1", "segment-d2"}) {
+		t.Errorf("committed segments %q, want segment-d1 and segment-d2", segs)
+	}
+}
+
 // lockLine is the refusal of a run on a directory in use.
 var lockLine = regexp.MustCompile(`is in use by another run \(host [^,]+, pid (\d+), started [0-9TZ:-]+; lock `)
 
