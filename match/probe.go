@@ -61,9 +61,6 @@ func NewProbe(docs []spotsig.Vector, sites []Site, tau float64, rule SiteRule) *
 	return p
 }
 
-// Len is the number of members (non-empty vectors).
-func (p *Probe) Len() int { return len(p.lens) }
-
 // ProbeScratch is one goroutine's working memory for Probe.Reaches.
 type ProbeScratch struct {
 	seen  []uint32 // generation stamps

@@ -143,12 +143,16 @@ func (fn *readIndexFileFn) ProcessElement(ctx context.Context, f indexFile, vecs
 		}
 		fn.reach = dedup.NewReach(vs, sites, ds, fn.Tau, match.SiteRule{SameSiteTau: fn.SameSiteTau})
 	}
-	return index.ReadPagesWhere(ctx, f.Dir, f.Meta, func(p dedup.Prior) bool {
-		againstPriors.Inc(ctx, 1)
+	read, reached := int64(0), int64(0) // counted per file, not per row
+	err := index.ReadPagesWhere(ctx, f.Dir, f.Meta, func(p dedup.Prior) bool {
+		read++
 		return fn.reach.Holds(p)
 	}, func(p dedup.Prior) error {
-		againstReached.Inc(ctx, 1)
+		reached++
 		emit(p)
 		return nil
 	})
+	againstPriors.Inc(ctx, read)
+	againstReached.Inc(ctx, reached)
+	return err
 }
