@@ -27,7 +27,12 @@ import "bytes"
 // it is what boilerplate is — short: at most maxBoilerWords words of text,
 // counted after its own inner regions were dropped — unless a strong cue
 // (a dialog, aria-modal, a cookie/consent/GDPR or replay-toolbar name)
-// opened it, which never names a layout. Regions nest; each ends at the end
+// opened it, which never names a layout. Nor is a page all boilerplate:
+// boilerplate sits beside a page's content, so when the regions of weak
+// cues leave fewer than minScoreWords words of a page (bitchmagazine.org's
+// tag pages name their body "one-sidebar" and the column holding their one
+// short post "with-navbar"), the cues named its layout, and the page is
+// read again with strong cues only. Regions nest; each ends at the end
 // tag that matches its start tag (same name, same depth) or at the end of
 // the input (broken markup: then only the length rule applies). Only
 // elements whose end tag is never implied open regions (a p, li or td
@@ -197,7 +202,11 @@ func (w *textWriter) endRegions(name []byte) {
 		}
 		// A region left open at the end of the input (broken markup) is
 		// judged by its length alone: it may have swallowed the page.
-		if (r.strong && name != nil) || countWords(w.dst[r.start:], maxBoilerWords+1) <= maxBoilerWords {
+		strong := r.strong && name != nil
+		if strong || (!w.keepWeak && countWords(w.dst[r.start:], maxBoilerWords+1) <= maxBoilerWords) {
+			if !strong {
+				w.weakRegions++
+			}
 			w.dst = w.dst[:r.start]
 			if w.lay != nil {
 				w.lay.cut(r.start)

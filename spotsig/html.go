@@ -3,6 +3,7 @@ package spotsig
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -80,7 +81,10 @@ func PayloadText(payload []byte, contentType string, opts ...Option) ([]byte, Te
 
 // HTMLToText returns the visible text of an HTML payload: markup removed;
 // the content of script, style, noscript, template, iframe, noembed,
-// noframes, svg and math elements and all comments dropped (an unclosed svg
+// noframes, svg and math elements and all comments dropped, except on a
+// script application's shell, whose noscript elements hold more text than
+// the rest of the page: it is read as a browser without scripts reads it,
+// noscript as markup (HTML Living Standard §4.12.2) (an unclosed svg
 // or math element ends at the next HTML start tag of the breakout list of
 // the HTML Living Standard §13.2.6.5 — p, div, b, br, li, h1–h6, table, … —
 // as in a browser); entities
@@ -122,19 +126,42 @@ func appendPayloadText(dst, payload []byte, contentType, kind string, cfg *setti
 		return dst, err
 	}
 	w := textWriter{dst: dst, start: len(dst), max: cfg.maxText, boiler: !cfg.keepBoiler}
-	if kind == KindHTML && lay != nil {
-		lay.reset()
-		lay.segStart = len(dst)
-		w.lay = lay
+	read := func(payload []byte) {
+		if kind == KindHTML && lay != nil {
+			lay.reset()
+			lay.segStart = len(dst)
+			w.lay = lay
+		}
+		switch {
+		case kind == KindText:
+			w.paras = true
+			w.write(payload)
+		case cfg.stdMarkup:
+			w.htmlStd(payload)
+		default:
+			w.html(payload)
+		}
 	}
-	switch {
-	case kind == KindText:
-		w.paras = true
-		w.write(payload)
-	case cfg.stdMarkup:
-		w.htmlStd(payload)
-	default:
-		w.html(payload)
+	read(payload)
+	if w.weakRegions > 0 && countWords(w.dst[w.start:], minScoreWords) < minScoreWords {
+		// Next to nothing is left once the regions that weak cues
+		// opened are dropped: the cues named the page's layout
+		// ("one-sidebar" on body, "with-navbar" on the column holding a
+		// short post), not boilerplate, which a page has only beside
+		// its content. Read it with strong cues only.
+		hidden := w.hidden
+		w = textWriter{dst: dst, start: len(dst), max: cfg.maxText, boiler: !cfg.keepBoiler, keepWeak: true}
+		read(payload)
+		w.hidden = hidden
+	}
+	if w.hidden > len(w.dst)-w.start && !w.full {
+		// A script application's shell: its noscript elements hold more
+		// visible characters than the rest of the page has bytes of text
+		// (a Discourse forum's posts in <noscript data-path=…>, a
+		// single-page app's server rendering). Read it as a browser
+		// without scripts does, its noscript elements as markup.
+		w = textWriter{dst: dst, start: len(dst), max: cfg.maxText, boiler: !cfg.keepBoiler, keepWeak: w.keepWeak}
+		read(showNoscript(payload))
 	}
 	st.TextBytes = len(w.dst) - w.start
 	st.TextTruncated = w.full
@@ -200,8 +227,12 @@ type textWriter struct {
 	boiler        bool        // drop the text of boilerplate elements (WithMarkupBoilerplate)
 	regions       regionStack // open boilerplate elements, outermost first
 	boilerRegions int         // boilerplate elements whose text was dropped
+	weakRegions   int         // of which opened by a weak cue
+	keepWeak      bool        // drop regions of strong cues only
 
 	lay *layout // records which container each piece of text sits in (nil: not wanted)
+
+	hidden int // visible bytes (visibleBytes) of the raw text of noscript elements
 }
 
 func (w *textWriter) last() byte {
@@ -373,15 +404,20 @@ func (w *textWriter) htmlStd(payload []byte) {
 	z := html.NewTokenizer(bytes.NewReader(payload))
 	var m markup
 	var attrs []attr
+	noscript := false // the next text token is a noscript element's raw text
 	for !w.full {
 		switch z.Next() {
 		case html.ErrorToken:
 			w.endRegions(nil) // io.EOF: the tokenizer never fails otherwise on a bytes.Reader
 			return
 		case html.TextToken:
+			if noscript {
+				w.hidden += visibleBytes(z.Raw())
+			}
 			w.text(&m, z.Text())
 		case html.StartTagToken:
 			name, hasAttr := z.TagName()
+			noscript = string(name) == "noscript"
 			attrs = attrs[:0]
 			if w.boiler && m.skip == 0 && cueCandidate(name) {
 				for more := hasAttr; more; {
@@ -396,8 +432,52 @@ func (w *textWriter) htmlStd(payload []byte) {
 			w.selfClosingTag(&m, name)
 		case html.EndTagToken:
 			name, _ := z.TagName()
+			noscript = false
 			w.endTag(&m, name)
 		}
 	}
 	w.endRegions(nil) // the text cap stopped the loop
+}
+
+// visibleBytes counts the bytes of raw markup that are neither white space
+// nor inside a tag: about the text a browser shows of it.
+func visibleBytes(raw []byte) int {
+	n, tag := 0, false
+	for _, c := range raw {
+		switch {
+		case c == '<':
+			tag = true
+		case c == '>':
+			tag = false
+		case !tag && c > ' ':
+			n++
+		}
+	}
+	return n
+}
+
+// showNoscript returns a copy of payload with every noscript start and end
+// tag renamed div (padded with spaces to the same length), so that their
+// content is read as markup, as a browser with scripting disabled reads it
+// (HTML Living Standard §4.12.2: noscript "represents its children" when
+// scripting is disabled).
+func showNoscript(payload []byte) []byte {
+	out := slices.Clone(payload)
+	for i := 0; i < len(out); {
+		j := bytes.IndexByte(out[i:], '<')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		end := i < len(out) && out[i] == '/'
+		k := i
+		if end {
+			k++
+		}
+		if k+8 <= len(out) && bytes.EqualFold(out[k:k+8], []byte("noscript")) &&
+			(k+8 == len(out) || strings.IndexByte(" \t\n\r\f/>", out[k+8]) >= 0) {
+			copy(out[k:k+8], "div     ")
+		}
+	}
+	return out
 }

@@ -51,7 +51,8 @@ func TestHTMLToText(t *testing.T) {
 func TestDeepNesting(t *testing.T) {
 	// Nested boilerplate containers: at most maxRegions are tracked, and
 	// the text inside all of them is dropped.
-	bp := strings.Repeat(`<div class="nav">`, 200000) + "menu words" + strings.Repeat("</div>", 100) + "<p>after</p>"
+	bp := "<p>the page's own text before them, long enough to be its text</p>" +
+		strings.Repeat(`<div class="nav">`, 200000) + "menu words" + strings.Repeat("</div>", 100) + "<p>after</p>"
 	if got, _, err := HTMLToText([]byte(bp), "text/html"); err != nil || strings.Contains(string(got), "menu") {
 		t.Fatalf("nested boilerplate page: %q, %v", got, err)
 	}
@@ -209,5 +210,33 @@ func TestPlainTextParagraphs(t *testing.T) {
 	}
 	if want := "Title\nfirst line wrapped here.\nsecond para "; string(got) != want {
 		t.Fatalf("plain text %q, want %q", got, want)
+	}
+}
+
+// A script application's shell shows its text only to browsers without
+// scripts, in noscript (the shape of a Discourse forum's topic page, whose
+// posts are in <noscript data-path=…>, as on the forum pages of
+// eval/realsets/forums): it is read as such a browser reads it. An
+// ordinary page keeps its noscript notice out of its text. Both markup
+// passes agree.
+func TestNoscriptShell(t *testing.T) {
+	post := "<div class=\"post\"><p>I switched to a lighter cream in the autumn and my skin has never been better.</p></div>"
+	shell := `<html><head><title>Forum topic</title><script>boot()</script></head><body>` +
+		`<noscript data-path="/t/topic/58"><header><a href="/">Sign Up</a></header>` + post + post +
+		`</noscript><div id="app"></div></body></html>`
+	page := `<html><head><title>Article</title></head><body><noscript>Please enable JavaScript to see the comments.</noscript>` +
+		`<article><p>` + strings.Repeat("The committee met on Tuesday and agreed on the budget. ", 3) + `</p></article></body></html>`
+	for _, opts := range [][]Option{nil, {withStdMarkup()}} {
+		text, _, err := HTMLToText([]byte(shell), "text/html", opts...)
+		if err != nil || !strings.Contains(string(text), "lighter cream") || !strings.Contains(string(text), "Forum topic") {
+			t.Errorf("shell (%d options): %q, %v", len(opts), text, err)
+		}
+		text, _, err = HTMLToText([]byte(page), "text/html", opts...)
+		if err != nil || strings.Contains(string(text), "enable JavaScript") || !strings.Contains(string(text), "committee") {
+			t.Errorf("ordinary page (%d options): %q, %v", len(opts), text, err)
+		}
+	}
+	if got := string(showNoscript([]byte(`<NOSCRIPT a=1>x</noscript ><noscripts></noscript`))); got != `<div      a=1>x</div      ><noscripts></div     ` {
+		t.Errorf("showNoscript: %q", got)
 	}
 }

@@ -63,7 +63,7 @@ func (w *textWriter) html(payload []byte) {
 		return
 	}
 	w.dst, w.full, w.replaced = w.dst[:w.start], false, 0
-	w.regions, w.boilerRegions = w.regions[:0], 0
+	w.regions, w.boilerRegions, w.weakRegions, w.hidden = w.regions[:0], 0, 0, 0
 	if w.lay != nil {
 		w.lay.reset()
 		w.lay.segStart = w.start
@@ -156,6 +156,9 @@ func (w *textWriter) htmlLex(buf []byte) bool {
 				// text and start the lexer again at its end tag.
 				start := base + in.Offset()
 				end := rawTextEnd(buf, start, name)
+				if string(name) == "noscript" {
+					w.hidden += visibleBytes(buf[start:end])
+				}
 				w.text(&m, buf[start:end])
 				base = end
 				in = parse.NewInputBytes(buf[end:])
