@@ -15,10 +15,11 @@ import (
 )
 
 // VerifyPair is one judged pair of a real-page set as verification sees
-// it: the label (Dup), the exact shares of each page's main-text words
-// (spotsig.Extractor.MainText, the layout's main content) found in the
-// other (ExactAB, ExactBA: the whole word multisets) and their estimates
-// from the two pages' sketches (spotsig.Shares).
+// it: the label (Dup), the exact shares of each page found in the other
+// (ExactAB, ExactBA: of the whole word multisets, the smaller of the share
+// of its main-text words, spotsig.Extractor.MainText, the layout's main
+// content, and of its whole text's words, as spotsig.Shares reads them)
+// and their estimates from the two pages' sketches (spotsig.Shares).
 type VerifyPair struct {
 	A, B             string // page keys (RealKey)
 	Dup              bool
@@ -56,6 +57,7 @@ func MeasureVerification(ctx context.Context, p config.Params, truthPath string,
 	}
 	type page struct {
 		exact []string // the main text's words, sorted
+		whole []string // the whole text's words, sorted
 		sk    spotsig.Sketch
 		site  string   // site of the URL the page captures
 		uri   string   // that URL
@@ -85,8 +87,12 @@ func MeasureVerification(ctx context.Context, p config.Params, truthPath string,
 				if err != nil {
 					return nil
 				}
+				_, st, err := ex.ExtractPayloadBlocks(r.Payload, r.MIMEType())
+				if err != nil {
+					return nil
+				}
 				uri := warc.CapturedURI(r.TargetURI)
-				pages[k] = page{exact: sortedWords(main), sk: spotsig.SketchText(main), site: warc.Site(uri), uri: uri,
+				pages[k] = page{exact: sortedWords(main), whole: sortedWords(whole), sk: st.Sketch, site: warc.Site(uri), uri: uri,
 					lines: strings.Split(string(whole), "\n")}
 				return nil
 			})
@@ -128,6 +134,8 @@ func MeasureVerification(ctx context.Context, p config.Params, truthPath string,
 		}
 		vp := VerifyPair{A: jp.A, B: jp.B, Dup: jp.Dup}
 		vp.ExactAB, vp.ExactBA = shares(a.exact, b.exact)
+		wab, wba := shares(a.whole, b.whole)
+		vp.ExactAB, vp.ExactBA = min(vp.ExactAB, wab), min(vp.ExactBA, wba)
 		vp.SiteAB, vp.SiteBA = shares(siteWords[jp.A], siteWords[jp.B])
 		vp.EstAB, vp.EstBA = spotsig.Shares(a.sk, b.sk)
 		rep.Pairs = append(rep.Pairs, vp)

@@ -91,8 +91,10 @@ import (
 // (ReadMeta). 2: the main-text sketch (verification). 3: a row's segment
 // column and Meta.Replaces, Meta.Merged (compacted segments, Compact); a
 // build that reads only 2 refuses a segment of 3 instead of naming its
-// pages by the wrong segment.
-const SchemaVersion = 3
+// pages by the wrong segment. 4: the whole-text sketch (whole_words,
+// whole_sketch); a page of an older segment is verified with its main
+// text standing for its whole text (spotsig.Sketch).
+const SchemaVersion = 4
 
 // MinSchemaVersion is the oldest version this build reads: a segment of
 // version 2 has no segment column (every page is the segment's own) and
@@ -129,6 +131,11 @@ type Row struct {
 	// verification of a pair with the page reads.
 	SketchWords int64    `parquet:"sketch_words"`
 	Sketch      []uint32 `parquet:"sketch,list"`
+	// WholeWords and Whole are the sketch of its whole text
+	// (spotsig.Sketch's WholeWords and WholeMin: 0 and empty when it is
+	// the main text). Absent in segments of schema 3 and older.
+	WholeWords int64    `parquet:"whole_words"`
+	Whole      []uint32 `parquet:"whole_sketch,list"`
 	// Segment is the segment the page was kept into, in a compacted
 	// segment (Compact); "" (null) in a run's own segment, whose pages are
 	// all its own. Absent in segments of schema 2.
@@ -139,7 +146,8 @@ type Row struct {
 func RowOf(p dedup.Prior) Row {
 	return Row{RecordID: p.RecordID, URI: p.URI, File: p.File, Offset: p.Offset, Inner: p.Inner,
 		Date: p.Date, Lang: p.Lang, Length: int64(p.Vec.Len()), Rank: []byte(p.Rank), TextDigest: p.Digest,
-		Hashes: p.Vec.Hashes, Freqs: p.Vec.Freqs, SketchWords: int64(p.Sketch.Words), Sketch: p.Sketch.Min}
+		Hashes: p.Vec.Hashes, Freqs: p.Vec.Freqs, SketchWords: int64(p.Sketch.Words), Sketch: p.Sketch.Min,
+		WholeWords: int64(p.Sketch.WholeWords), Whole: p.Sketch.WholeMin}
 }
 
 // Prior is the kept page of a row of segment: named by r.Segment when the
@@ -152,7 +160,8 @@ func (r Row) Prior(segment string) dedup.Prior {
 		Page: dedup.Page{Ref: warc.Ref{File: r.File, Offset: r.Offset, Inner: r.Inner, RecordID: r.RecordID, URI: r.URI},
 			Rank: string(r.Rank), Digest: r.TextDigest, Date: r.Date},
 		Lang: r.Lang, Vec: spotsig.Vector{Hashes: r.Hashes, Freqs: r.Freqs}, Segment: segment,
-		Sketch: spotsig.Sketch{Words: uint32(r.SketchWords), Min: nilIfEmpty(r.Sketch)},
+		Sketch: spotsig.Sketch{Words: uint32(r.SketchWords), Min: nilIfEmpty(r.Sketch),
+			WholeWords: uint32(r.WholeWords), WholeMin: nilIfEmpty(r.Whole)},
 	}
 }
 

@@ -95,14 +95,17 @@ var rowColumnSetters = []struct {
 	{[]string{"sketch_words"}, func(r *Row, v parquet.Value) { r.SketchWords = v.Int64() }},
 	{[]string{"sketch", "list", "element"}, func(r *Row, v parquet.Value) { r.Sketch = append(r.Sketch, v.Uint32()) }},
 	{[]string{"segment"}, func(r *Row, v parquet.Value) { r.Segment = string(v.ByteArray()) }},
+	{[]string{"whole_words"}, func(r *Row, v parquet.Value) { r.WholeWords = v.Int64() }},
+	{[]string{"whole_sketch", "list", "element"}, func(r *Row, v parquet.Value) { r.Whole = append(r.Whole, v.Uint32()) }},
 }
 
 // wantColumns are the first columns of rowColumnSetters: what want reads.
 const wantColumns = 4
 
 // optionalColumns may be absent from a file, a segment of an older
-// schema: their field stays empty (segment: schema 3).
-var optionalColumns = map[string]bool{"segment": true}
+// schema: their field stays empty (segment: schema 3; whole_words,
+// whole_sketch: schema 4).
+var optionalColumns = map[string]bool{"segment": true, "whole_words": true, "whole_sketch.list.element": true}
 
 // rowColumns finds Row's leaf columns in schema, leaving out the optional
 // ones it lacks; a missing one that is not optional is an error (not a

@@ -164,8 +164,11 @@ func CheckStatistic(name string, isMax bool) error {
 // kept_by_inner_offset), the same-site rule and same_site_pairs; version 6
 // replaced parameters.max_group_docs by max_group_signatures and added
 // largest_group_signatures, dropped_exact and, with an index, the
-// kept_by_segment and segment fields and the index counts.
-const SchemaVersion = 7
+// kept_by_segment and segment fields and the index counts; version 7 the
+// verification of pairs (a_share, b_share, near_duplicate) and text-copy
+// lines; version 8 made a_share and b_share the smaller of the main
+// content's and the whole text's share.
+const SchemaVersion = 8
 
 // Summary is summary.json: the job's counts, computed from PCollections
 // (not from runner metrics), and what it ran on. The accounting identity

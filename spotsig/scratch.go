@@ -10,7 +10,7 @@ package spotsig
 const maxPooledTokens = 1 << 18
 
 func (e *Extractor) release(s *scratch) {
-	if cap(s.ends) > maxPooledTokens || cap(s.arena) > 8*maxPooledTokens || cap(s.text) > 8*maxPooledTokens || cap(s.tokbuf) > 8*maxPooledTokens || cap(s.hashes) > maxPooledTokens || cap(s.blocks) > maxPooledTokens || cap(s.hblock) > maxPooledTokens || cap(s.votes) > 4*maxPooledTokens || cap(s.sk.words) > maxPooledTokens {
+	if cap(s.ends) > maxPooledTokens || cap(s.arena) > 8*maxPooledTokens || cap(s.text) > 8*maxPooledTokens || cap(s.tokbuf) > 8*maxPooledTokens || cap(s.hashes) > maxPooledTokens || cap(s.blocks) > maxPooledTokens || cap(s.hblock) > maxPooledTokens || cap(s.votes) > 4*maxPooledTokens || cap(s.sk.el) > maxPooledTokens {
 		return
 	}
 	e.scratch.Put(s)

@@ -38,20 +38,44 @@ import (
 // "Verification").
 const SketchSize = 128
 
+// WholeSketchSize is k of the whole-text sketch: 64 hashes, 260 bytes a
+// page with periphery. The whole text only has to tell apart pages whose
+// main contents agree (listings whose layout took one footer paragraph
+// for their main content), which differ in a large share of their whole
+// texts; 64 keeps a page's index row within 1.5 KB
+// (index.TestGoldSetSegment), at a larger error (docs/quality.md,
+// "Verification").
+const WholeSketchSize = 64
+
 // Sketch is the bottom-k sketch of a page's main-text words (a multiset,
 // each word with its occurrence number): Words is the multiset's size,
 // Min its min(Words, SketchSize) smallest element hashes, ascending and
-// distinct. The zero Sketch is a page without main-text words.
+// distinct. WholeWords and WholeMin are the same of the page's whole text
+// (its main content and its periphery), both zero when the whole text is
+// the main text (a page without periphery, plain text) or was not
+// recorded (an index segment of schema 3 or older): Shares then reads the
+// main text for both. The zero Sketch is a page without main-text words.
 type Sketch struct {
-	Words uint32
-	Min   []uint32
+	Words      uint32
+	Min        []uint32
+	WholeWords uint32
+	WholeMin   []uint32
 }
 
-// Complete reports whether the sketch holds every element of its page.
+// Complete reports whether the sketch holds every element of its main
+// text (and so its shares are exact on a page without periphery).
 func (s Sketch) Complete() bool { return int(s.Words) <= len(s.Min) }
 
-// Bytes is the sketch's size in memory, less the slice header.
-func (s Sketch) Bytes() int { return 4 + 4*len(s.Min) }
+// Bytes is the sketch's size in memory, less the slice headers.
+func (s Sketch) Bytes() int { return 8 + 4*len(s.Min) + 4*len(s.WholeMin) }
+
+// whole returns the size and sketch of the page's whole text.
+func (s Sketch) whole() (uint32, []uint32) {
+	if s.WholeWords == 0 {
+		return s.Words, s.Min
+	}
+	return s.WholeWords, s.WholeMin
+}
 
 // SketchText returns the Sketch of the words of text (Tokenize's words,
 // lower-cased), as a multiset.
@@ -60,92 +84,172 @@ func SketchText(text []byte) Sketch {
 	return sketchMain(&sk, text, nil)
 }
 
-// sketchMain is SketchText of the text outside periphery (ascending,
-// disjoint spans of text), with the working memory of sk (reused across
-// calls; its buffers stay with the caller's scratch).
+// sketchMain is the Sketch of text whose main text is the text outside
+// periphery (ascending, disjoint spans of text), with the working memory
+// of sk (reused across calls; its buffers stay with the caller's scratch).
 func sketchMain(sk *sketcher, text []byte, periphery []span) Sketch {
-	sk.words, sk.el = sk.words[:0], sk.el[:0]
+	sk.main, sk.side = sk.main[:0], sk.side[:0]
 	t := tokenizer{buf: sk.tok[:0]}
-	at := 0
-	each := func(part []byte) {
+	each := func(part []byte, to *[]uint64) {
 		t.text, t.pos = part, 0
 		for {
 			tok, ok := t.next()
 			if !ok {
 				return
 			}
-			sk.add(tok)
+			*to = append(*to, hashx.FNVAdd(hashx.FNVOffset, tok))
 		}
 	}
+	at := 0
 	for _, p := range periphery {
-		each(text[at:p.start])
+		each(text[at:p.start], &sk.main)
+		each(text[p.start:p.end], &sk.side)
 		at = p.end
 	}
-	each(text[at:])
+	each(text[at:], &sk.main)
 	sk.tok = t.buf
-	return sk.sketch()
-}
-
-// sketcher gathers the word hashes of one text; its buffers are reused.
-type sketcher struct {
-	words []uint64
-	el    []uint32
-	tok   []byte
-}
-
-func (k *sketcher) add(tok []byte) { k.words = append(k.words, hashx.FNVAdd(hashx.FNVOffset, tok)) }
-
-// sketch numbers each word's occurrences (the multiset's elements), hashes
-// them to 32 bits and keeps the SketchSize smallest.
-func (k *sketcher) sketch() Sketch {
-	if len(k.words) == 0 {
-		return Sketch{}
+	// Each word's occurrences are numbered as they come (word#1, word#2,
+	// …), the main text's first: its elements are the main text's
+	// multiset, and with the periphery's after them, the whole text's.
+	sk.count.reset(len(sk.main) + len(sk.side))
+	sk.el = sk.el[:0]
+	for _, w := range sk.main {
+		sk.el = append(sk.el, element(w, sk.count.inc(w)))
 	}
-	slices.Sort(k.words)
-	if cap(k.el) < len(k.words) {
-		k.el = make([]uint32, len(k.words))
-	}
-	el := k.el[:len(k.words)]
-	// Occurrence numbers: the i-th element of a run of equal words is
-	// word#(i - start of the run).
-	start := 0
-	for i, w := range k.words {
-		if i > 0 && w != k.words[i-1] {
-			start = i
+	var out Sketch
+	out.Words, out.Min = uint32(len(sk.main)), sk.smallest(sk.el, SketchSize)
+	if len(sk.side) > 0 {
+		for _, w := range sk.side {
+			sk.el = append(sk.el, element(w, sk.count.inc(w)))
 		}
-		el[i] = uint32(hashx.Mix64(w^hashx.Mix64(uint64(i-start)+1)) >> 32)
+		out.WholeWords, out.WholeMin = uint32(len(sk.el)), sk.smallest(sk.el, WholeSketchSize)
 	}
-	slices.Sort(el)
-	el = slices.Compact(el)
-	n := min(len(el), SketchSize)
-	return Sketch{Words: uint32(len(k.words)), Min: slices.Clone(el[:n])}
+	return out
 }
 
-// Shares estimates the share of a's main text found in b (ab) and of b's
-// in a (ba), each in [0, 1]: |A∩B|/|A| and |A∩B|/|B| of the two word
-// multisets, from their sketches as the comment above says; exact when
-// both sketches are complete. A page without words shares nothing.
+// element is the 32-bit hash of the occ-th occurrence of the word of hash
+// w: an element of a text's word multiset.
+func element(w uint64, occ uint32) uint32 {
+	return uint32(hashx.Mix64(w^hashx.Mix64(uint64(occ))) >> 32)
+}
+
+// sketcher gathers the word hashes of one text, those of its main text
+// (main) and of its periphery (side), and numbers their occurrences; its
+// buffers are reused.
+type sketcher struct {
+	main, side []uint64
+	count      counter
+	el, low    []uint32
+	tok        []byte
+}
+
+// counter counts words by hash: an open-addressing table, linear probing,
+// a zero count marking an empty slot; cleared and reused per text.
+type counter struct {
+	keys   []uint64
+	counts []uint32
+}
+
+// reset empties the table, sized for n words.
+func (c *counter) reset(n int) {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	if cap(c.keys) < size {
+		c.keys, c.counts = make([]uint64, size), make([]uint32, size)
+		return
+	}
+	c.keys, c.counts = c.keys[:size], c.counts[:size]
+	clear(c.counts)
+}
+
+// inc counts one more occurrence of w and returns its count.
+func (c *counter) inc(w uint64) uint32 {
+	mask := uint64(len(c.keys) - 1)
+	for i := hashx.Mix64(w) & mask; ; i = (i + 1) & mask {
+		if c.counts[i] == 0 {
+			c.keys[i], c.counts[i] = w, 1
+			return 1
+		}
+		if c.keys[i] == w {
+			c.counts[i]++
+			return c.counts[i]
+		}
+	}
+}
+
+// smallest returns the size smallest distinct hashes of el, ascending.
+func (k *sketcher) smallest(el []uint32, size int) []uint32 {
+	if len(el) == 0 {
+		return nil
+	}
+	// The hashes are uniform: the size smallest of n lie below about
+	// size/n of the range. Sort only those below twice that (doubling the
+	// bound in the rare case too few are), not all n.
+	limit := uint64(1) << 32
+	if n := uint64(len(el)); n > 2*uint64(size) {
+		limit = (2*uint64(size) + 16) << 32 / n
+	}
+	for {
+		low := k.low[:0]
+		for _, h := range el {
+			if uint64(h) < limit {
+				low = append(low, h)
+			}
+		}
+		k.low = low
+		slices.Sort(low)
+		low = slices.Compact(low)
+		if len(low) >= size || limit >= 1<<32 {
+			return slices.Clone(low[:min(len(low), size)])
+		}
+		limit = min(2*limit, 1<<32)
+	}
+}
+
+// Shares estimates the share of a's text found in b (ab) and of b's in a
+// (ba), each in [0, 1]: the smaller of the share of its main text found
+// in the other's main text and of its whole text found in the other's
+// whole text, so a pair counts as one document only when both its main
+// contents and its whole pages are mostly the same words (the main
+// content tells template siblings apart, whose template is most of each
+// page; the whole text tells apart listings whose layout picked a teaser
+// or a footer paragraph as their main content). Each share is |A∩B|/|A|
+// and |A∩B|/|B| of two word multisets, estimated from their sketches as
+// the comment above says; exact when both sketches are complete. A page
+// without words shares nothing.
 func Shares(a, b Sketch) (ab, ba float64) {
-	if a.Words == 0 || b.Words == 0 {
+	ab, ba = shares(a.Words, a.Min, b.Words, b.Min)
+	aw, am := a.whole()
+	bw, bm := b.whole()
+	wab, wba := shares(aw, am, bw, bm)
+	return min(ab, wab), min(ba, wba)
+}
+
+// shares is Shares of one text of each page: aw words sketched by am, bw
+// by bm.
+func shares(aw uint32, am []uint32, bw uint32, bm []uint32) (ab, ba float64) {
+	if aw == 0 || bw == 0 {
 		return 0, 0
 	}
 	// limit: every element of a page at or below it is in its sketch.
-	limit := func(s Sketch) uint64 {
-		if s.Complete() {
+	limit := func(w uint32, m []uint32) uint64 {
+		if int(w) <= len(m) {
 			return 1 << 32
 		}
-		return uint64(s.Min[len(s.Min)-1])
+		return uint64(m[len(m)-1])
 	}
-	t := min(limit(a), limit(b))
+	t := min(limit(aw, am), limit(bw, bm))
 	union, both := 0, 0
 	i, j := 0, 0
 	for {
 		var x, y uint64 = 1 << 33, 1 << 33
-		if i < len(a.Min) {
-			x = uint64(a.Min[i])
+		if i < len(am) {
+			x = uint64(am[i])
 		}
-		if j < len(b.Min) {
-			y = uint64(b.Min[j])
+		if j < len(bm) {
+			y = uint64(bm[j])
 		}
 		v := min(x, y)
 		if v > t {
@@ -166,8 +270,8 @@ func Shares(a, b Sketch) (ab, ba float64) {
 		return 0, 0
 	}
 	jac := float64(both) / float64(union)
-	inter := jac / (1 + jac) * float64(a.Words+b.Words)
-	return min(1, inter/float64(a.Words)), min(1, inter/float64(b.Words))
+	inter := jac / (1 + jac) * float64(aw+bw)
+	return min(1, inter/float64(aw)), min(1, inter/float64(bw))
 }
 
 // MainText returns the main text of a payload, the text Sketch is taken

@@ -1,12 +1,15 @@
 package spotsig
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/ndd-beam/ndd-beam/internal/hashx"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
 
@@ -132,6 +135,18 @@ func TestMainText(t *testing.T) {
 			t.Errorf("the extraction's sketch %+v is not that of the main text %+v (%v)", st.Sketch, sk, err)
 		}
 	}
+	// The whole text's sketch is the 64 smallest of the whole text's
+	// multiset, the navigation's words with the article's.
+	side := []byte("<html><body><div><p>Weather: sunny, 21 degrees, light wind from the west</p></div><div>" +
+		article + article + "</div></body></html>")
+	whole, _, err := PayloadText(side, "text/html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, st, _ := ex.ExtractPayloadBlocks(side, "text/html"); int(st.Sketch.WholeWords) != int(SketchText(whole).Words) ||
+		!slices.Equal(st.Sketch.WholeMin, SketchText(whole).Min[:WholeSketchSize]) || st.Sketch.WholeWords <= sk.Words {
+		t.Errorf("whole-text sketch %d words, %d hashes; the whole text has %d words", st.Sketch.WholeWords, len(st.Sketch.WholeMin), SketchText(whole).Words)
+	}
 	if sk.Words != 2*31 {
 		t.Errorf("main text %q: %d words, want the article's 2 × 31", main, sk.Words)
 	}
@@ -140,5 +155,76 @@ func TestMainText(t *testing.T) {
 	}
 	if _, err := ex.MainText([]byte{0, 1, 2, 3, 0, 0, 0, 0}, "application/octet-stream"); err == nil {
 		t.Error("MainText of a binary payload: no error")
+	}
+}
+
+// TestSharesMainAndWhole: a pair's share is the smaller of its main
+// contents' and its whole pages' shares. Template siblings (one template,
+// different main contents) share little; so do two listings whose layout
+// took the same footer paragraph for their main content; two captures of
+// one page share all.
+func TestSharesMainAndWhole(t *testing.T) {
+	ex := mustExtractor(t)
+	sketch := func(html string) Sketch {
+		_, st, err := ex.ExtractPayloadBlocks([]byte(html), "text/html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Sketch
+	}
+	template := func(main, side string) string {
+		return "<html><body><div id=side><p>" + side + "</p></div><div id=main><p>" + main + "</p></div></body></html>"
+	}
+	para := func(s string) string { return strings.Repeat(s+" ", 4) }
+	side := para("Our magazine has been published every month since 1869 and reports on science for all readers in the country.")
+	a := para("The council approved the new budget for the city on Tuesday after a long debate about schools and roads.")
+	b := para("Heavy rain flooded the lower town overnight and the river reached its highest level in forty years.")
+	// Entries of a listing: short lines that the layout does not score.
+	entries := func(n int) string {
+		var e []string
+		for i := range n {
+			e = append(e, fmt.Sprintf("<li><a href=/a/%d>Report number %d of the archive</a></li>", i, i))
+		}
+		return strings.Join(e, "")
+	}
+	listing := func(from int) string {
+		return "<html><body><ul>" + entries(from) + "</ul><div id=about><p>" + side + "</p></div></body></html>"
+	}
+	cases := []struct {
+		name string
+		x, y string
+		high bool
+	}{
+		{"one page twice", template(a, side), template(a, side), true},
+		{"template siblings", template(a, side+side+side), template(b, side+side+side), false},
+		{"listings with the same about paragraph", listing(40), strings.ReplaceAll(listing(40), "Report number", "Notice no."), false},
+	}
+	for _, c := range cases {
+		sx, sy := sketch(c.x), sketch(c.y)
+		ab, ba := Shares(sx, sy)
+		if (min(ab, ba) >= 0.8) != c.high {
+			t.Errorf("%s: shares %.2f, %.2f (main %d words, whole %d)", c.name, ab, ba, sx.Words, sx.WholeWords)
+		}
+	}
+}
+
+// smallest selects the smallest distinct hashes without sorting them all:
+// the same as sorting all, on lists of every size and repetition.
+func TestSmallestEqualsSort(t *testing.T) {
+	var sk sketcher
+	for _, n := range []int{1, 5, 127, 128, 129, 256, 257, 1000, 20000} {
+		for _, distinct := range []int{1, 3, n/2 + 1, n} {
+			el := make([]uint32, n)
+			for i := range el {
+				el[i] = uint32(hashx.Mix64(uint64(i%distinct)) >> 32)
+			}
+			sorted := slices.Compact(slices.Sorted(slices.Values(el)))
+			for _, size := range []int{WholeSketchSize, SketchSize} {
+				want := sorted[:min(len(sorted), size)]
+				if got := sk.smallest(el, size); !slices.Equal(got, want) {
+					t.Fatalf("n %d, %d distinct, k %d: %d hashes, want %d", n, distinct, size, len(got), len(want))
+				}
+			}
+		}
 	}
 }

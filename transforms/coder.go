@@ -70,12 +70,19 @@ func appendDoc(buf []byte, d doc) []byte {
 	return appendString(buf, d.Lang)
 }
 
-// appendSketch appends a main-text sketch: Words as a uvarint, the number
-// of hashes n as a uvarint and the n hashes, 4 bytes little-endian each.
+// appendSketch appends a text sketch: its main text, then its whole
+// text (appendHashes).
 func appendSketch(buf []byte, s spotsig.Sketch) []byte {
-	buf = binary.AppendUvarint(buf, uint64(s.Words))
-	buf = binary.AppendUvarint(buf, uint64(len(s.Min)))
-	for _, h := range s.Min {
+	return appendHashes(appendHashes(buf, s.Words, s.Min), s.WholeWords, s.WholeMin)
+}
+
+// appendHashes appends one text's sketch: its words as a uvarint, the
+// number of hashes n as a uvarint and the n hashes, 4 bytes little-endian
+// each.
+func appendHashes(buf []byte, words uint32, hs []uint32) []byte {
+	buf = binary.AppendUvarint(buf, uint64(words))
+	buf = binary.AppendUvarint(buf, uint64(len(hs)))
+	for _, h := range hs {
 		buf = binary.LittleEndian.AppendUint32(buf, h)
 	}
 	return buf
@@ -84,23 +91,27 @@ func appendSketch(buf []byte, s spotsig.Sketch) []byte {
 // sketch reads a sketch written by appendSketch.
 func (r *decoder) sketch() spotsig.Sketch {
 	var s spotsig.Sketch
+	s.Words, s.Min = r.hashes()
+	s.WholeWords, s.WholeMin = r.hashes()
+	return s
+}
+
+// hashes reads one text's sketch written by appendHashes.
+func (r *decoder) hashes() (uint32, []uint32) {
 	w := r.uvarint()
 	n := r.uvarint()
 	if r.err == nil && (w > 1<<32-1 || n > uint64(spotsig.SketchSize) || n > w || n > uint64(len(r.b))/4) {
 		r.err = errShortDoc
 	}
-	if r.err != nil {
-		return s
+	if r.err != nil || n == 0 {
+		return uint32(w), nil
 	}
-	s.Words = uint32(w)
-	if n > 0 {
-		s.Min = make([]uint32, n)
-		for i := range s.Min {
-			s.Min[i] = binary.LittleEndian.Uint32(r.b)
-			r.b = r.b[4:]
-		}
+	hs := make([]uint32, n)
+	for i := range hs {
+		hs[i] = binary.LittleEndian.Uint32(r.b)
+		r.b = r.b[4:]
 	}
-	return s
+	return uint32(w), hs
 }
 
 // appendPage appends a page: RecordID, URI, File as uvarint length +
