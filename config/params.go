@@ -46,8 +46,9 @@ type Params struct {
 	// SameSiteTau is the threshold, in [0, 1], of a pair of pages of one
 	// site (warc.Site: the registrable domain of the target URI): such a
 	// pair is a near-duplicate only when its weighted Jaccard is also >=
-	// SameSiteTau (match.SiteRule). 0, or any value <= Tau, treats every
-	// pair alike, as the paper does.
+	// SameSiteTau (match.SiteRule), unless both pages capture one URL
+	// (warc.URLKey: a page re-captured with edits). 0, or any value <=
+	// Tau, treats every pair alike, as the paper does.
 	SameSiteTau float64 `json:"same_site_tau"`
 	// VerifyShare is the share, in [0, 1], of each page's main-text words
 	// (spotsig.Sketch) that the other page must hold, both ways, for a

@@ -195,7 +195,7 @@ func (e *ExactPrior) Find(digest string, vec spotsig.Vector, sk spotsig.Sketch, 
 	}
 	if vec.Len() > 0 {
 		if i, ok := e.byVec[ExactKey(vec)]; ok && (best < 0 || e.prior[i].Rank < e.prior[best].Rank) &&
-			Verify(sk, e.prior[i].Sketch, site, match.SiteOf(e.prior[i].Ref.Site()), e.share).OK {
+			Verify(sk, e.prior[i].Sketch, site, SiteOf(e.prior[i].Ref), e.share).OK {
 			best = i
 		}
 	}
@@ -276,7 +276,7 @@ func (r *Reach) Holds(p Prior) bool {
 			return true
 		}
 	}
-	return r.probe.Reaches(p.Vec, func() match.Site { return match.SiteOf(p.Site()) }, &r.scratch)
+	return r.probe.Reaches(p.Vec, func() match.Site { return SiteOf(p.Ref) }, &r.scratch)
 }
 
 // decideAgainst decides the new pages of res against the index pages prior
@@ -306,7 +306,7 @@ func decideAgainst(res *Result, prior []Prior, p config.Params, grouping match.G
 	copyOf := make([]int, len(res.Pages)) // index page a new page copies, or -1
 	skip := map[string]bool{}
 	for i, pg := range res.Pages {
-		copyOf[i] = exact.Find(pg.Digest, vecOf[pg.ID()], sketchOf[pg.ID()], match.SiteOf(pg.Ref.Site()))
+		copyOf[i] = exact.Find(pg.Digest, vecOf[pg.ID()], sketchOf[pg.ID()], SiteOf(pg.Ref))
 		if copyOf[i] >= 0 {
 			skip[pg.ID()] = true
 			continue
@@ -323,10 +323,10 @@ func decideAgainst(res *Result, prior []Prior, p config.Params, grouping match.G
 	// group, whose site is theirs only when they all share it (Collapse).
 	priorSite := make([]match.Site, len(prior))
 	for i, q := range prior {
-		priorSite[i] = match.SiteOf(q.Site())
+		priorSite[i] = SiteOf(q.Ref)
 	}
 	for _, d := range res.Docs {
-		if i, ok := exact.byVec[ExactKey(d.Vec)]; ok && Verify(d.Sketch, prior[i].Sketch, d.Site, match.SiteOf(prior[i].Ref.Site()), p.VerifyShare).OK {
+		if i, ok := exact.byVec[ExactKey(d.Vec)]; ok && Verify(d.Sketch, prior[i].Sketch, d.Site, SiteOf(prior[i].Ref), p.VerifyShare).OK {
 			priorSite[i] = match.MergeSites(priorSite[i], d.Site)
 		}
 	}

@@ -220,3 +220,48 @@ func TestDecisionReportsCaps(t *testing.T) {
 		t.Errorf("uncapped decision line %s", line)
 	}
 }
+
+// Two captures of one URL are versions of one page, not template siblings:
+// the same-site τ does not apply to them, verification does. The shared
+// WARC of the UK Web Archive's wget test crawl holds archive.org's home
+// page captured twice, 3 s apart, its rotating featured items changed
+// (weighted Jaccard 0.70, below the same-site τ; the realset's cluster
+// r0023). The later capture is dropped for the earlier one; the pages of
+// the site at other URLs keep the same-site τ.
+func TestRecaptureOfOneURL(t *testing.T) {
+	path := filepath.Join("..", "..", "shared", "data", "warc", "ukwa-discovery__IAH-urls-wget.warc.gz")
+	if _, err := os.Stat(path); err != nil {
+		t.Skip(err)
+	}
+	p := config.DefaultParams()
+	res, err := dedup.Run(context.Background(), p, []string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for i, c := range res.Candidates {
+		a, b := res.Docs[c.A].Ref, res.Docs[c.B].Ref
+		same := warc.URLKey(a.URI) == warc.URLKey(b.URI)
+		if c.Jaccard < p.SameSiteTau && a.Site() == b.Site() && !same {
+			t.Errorf("%s and %s: one site, Jaccard %.2f, different URLs, yet a candidate", a.URI, b.URI, c.Jaccard)
+		}
+		if a.URI == "https://archive.org/" && b.URI == a.URI {
+			found = true
+			if c.Jaccard >= p.SameSiteTau || !res.Verified[i].OK {
+				t.Errorf("the two captures: Jaccard %.2f, verification %+v", c.Jaccard, res.Verified[i])
+			}
+		}
+	}
+	if !found {
+		t.Fatal("the two captures of https://archive.org/ are not a candidate pair")
+	}
+	dropped := 0
+	for _, d := range res.Decisions {
+		if d.URI == "https://archive.org/" && !d.Keep && d.KeptByURI == "https://archive.org/" {
+			dropped++
+		}
+	}
+	if dropped != 1 {
+		t.Errorf("%d captures of https://archive.org/ dropped for the other, want 1", dropped)
+	}
+}

@@ -3,6 +3,7 @@ package dedup
 import (
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
+	"github.com/ndd-beam/ndd-beam/warc"
 )
 
 // Doc is a document: a page that got signatures, from Sign on. It is the
@@ -12,10 +13,10 @@ import (
 //   - Page is the page it was signed from: its record's identity
 //     (warc.Ref), its rank under the keep policy, its text digest and the
 //     caps that applied.
-//   - Site is the site of the page (match.SiteOf of its warc.Ref.Site, set
-//     by Sign); for the representative of an exact-copy group in the Beam
-//     job, from CollapseExact on, the group's site (Head.Site, for the
-//     same-site rule match.SiteRule). Run keeps the group sites apart
+//   - Site is where the page is: its site and the URL it captures
+//     (SiteOf, set by Sign); for the representative of an exact-copy group
+//     in the Beam job, from CollapseExact on, the group's (Head.Site, for
+//     the same-site rule match.SiteRule). Run keeps the group sites apart
 //     (Collapse).
 //   - Group is what a representative knows of its exact-copy group in the
 //     Beam job; the zero Group elsewhere (Run keeps groups as Result.RepOf).
@@ -58,3 +59,8 @@ func (d Doc) BestPage() Page {
 	}
 	return d.Page
 }
+
+// SiteOf returns where the page of r is for the same-site rule and
+// verification (match.Site): its site (warc.Site) and the URL it captures
+// (warc.URLKey).
+func SiteOf(r warc.Ref) match.Site { return match.SiteOfURL(r.Site(), warc.URLKey(r.URI)) }

@@ -78,7 +78,7 @@ func Collapse(docs []Doc, share float64) (repOf []int, sites []match.Site) {
 	own := make([]match.Site, len(docs)) // each document's own site
 	first := make(map[string]warc.Ref, len(docs))
 	for i, d := range docs {
-		keys[i], own[i] = ExactKey(d.Vec), match.SiteOf(d.Ref.Site())
+		keys[i], own[i] = ExactKey(d.Vec), SiteOf(d.Ref)
 		if r, ok := first[keys[i]]; ok {
 			first[keys[i]] = FirstRef(r, d.Ref)
 		} else {
@@ -245,11 +245,11 @@ func (ix *PairIndex) Group(loc string) string {
 func (ix *PairIndex) Site(r warc.Ref) match.Site {
 	g, ok := ix.groups[ix.repKey(r)]
 	if !ok {
-		return match.SiteOf(r.Site())
+		return SiteOf(r)
 	}
-	s := match.SiteOf(g[0].Site())
+	s := SiteOf(g[0])
 	for _, m := range g[1:] {
-		s = match.MergeSites(s, match.SiteOf(m.Site()))
+		s = match.MergeSites(s, SiteOf(m))
 	}
 	return s
 }

@@ -51,7 +51,7 @@ func Sign(ctx context.Context, signer Signer, pol match.Policy, c Candidate) Sig
 		s.Reject = output.Reject{Ref: c.Ref, Reason: output.ReasonNoSignatures}
 		return s
 	}
-	s.Doc.Site = match.SiteOf(c.Site())
+	s.Doc.Site = SiteOf(c.Ref)
 	return s
 }
 

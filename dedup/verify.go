@@ -31,9 +31,9 @@ type Verification struct {
 
 // Verify verifies the pages with sketches a and b, of sites sa and sb, at
 // share (in [0, 1]): the shares are always estimated; OK when the pages
-// are not of one site (sa == match.NoSite or sa != sb), when share is 0
+// are not of one site (match.Site.SameSite), when share is 0
 // (the paper's rule), or when both shares reach share.
 func Verify(a, b spotsig.Sketch, sa, sb match.Site, share float64) Verification {
 	x, y := spotsig.Shares(a, b)
-	return Verification{ShareA: x, ShareB: y, OK: share <= 0 || sa == match.NoSite || sa != sb || min(x, y) >= share}
+	return Verification{ShareA: x, ShareB: y, OK: share <= 0 || !sa.SameSite(sb) || min(x, y) >= share}
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
-	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/output"
 )
 
@@ -172,7 +171,7 @@ func CheckDecisionsAgainst(ds []DecisionRecord, clusters []ClusterRecord, pairs 
 				bad("dropped page %s: kept_by %s (%s) at %s is not a page of index segment %s", loc, d.KeptBy, d.KeptByURI, k, d.KeptBySegment)
 			default:
 				min := p.Tau
-				if !p.SiteRule().Keep(d.Jaccard, match.SiteOf(d.Ref.Site()), match.SiteOf(keeper.Site())) {
+				if !p.SiteRule().Keep(d.Jaccard, dedup.SiteOf(d.Ref), dedup.SiteOf(keeper)) {
 					min = max(min, p.SameSiteTau)
 				}
 				if d.Method == dedup.DecideExactText && d.Jaccard != 1 || d.Method != dedup.DecideExactText && d.Jaccard < min {

@@ -19,7 +19,7 @@ func TestProbeEqualsBruteForce(t *testing.T) {
 		docs := kind.gen(r, 400)
 		sites := make([]Site, len(docs))
 		for i := range sites {
-			sites[i] = Site(r.IntN(4)) // 0 is NoSite
+			sites[i] = Site{Name: uint64(r.IntN(4)), URL: uint64(r.IntN(8))} // 0 is none
 		}
 		for _, tau := range append([]float64{0, -1}, testTaus...) {
 			for _, rule := range []SiteRule{{}, {SameSiteTau: 0.5}, {SameSiteTau: 0.9}} {
@@ -67,15 +67,15 @@ func TestProbeEqualsBruteForce(t *testing.T) {
 func TestProbeAboveOneAndEmpty(t *testing.T) {
 	v := vec(1, 2, 3, 1)
 	one := []spotsig.Vector{v}
-	site := func() Site { return 1 }
+	site := func() Site { return Site{Name: 1} }
 	var s ProbeScratch
-	if NewProbe(one, []Site{1}, 1.5, SiteRule{}).Reaches(v, site, &s) {
+	if NewProbe(one, []Site{{Name: 1}}, 1.5, SiteRule{}).Reaches(v, site, &s) {
 		t.Error("τ=1.5 reaches")
 	}
-	if !NewProbe(one, []Site{1}, 1, SiteRule{SameSiteTau: 1}).Reaches(v, site, &s) {
+	if !NewProbe(one, []Site{{Name: 1}}, 1, SiteRule{SameSiteTau: 1}).Reaches(v, site, &s) {
 		t.Error("τ=1: an identical vector of the same site does not reach")
 	}
-	if NewProbe(one, []Site{1}, 0.5, SiteRule{}).Reaches(spotsig.Vector{}, site, &s) || NewProbe(nil, nil, 0.5, SiteRule{}).Reaches(v, site, &s) {
+	if NewProbe(one, []Site{{Name: 1}}, 0.5, SiteRule{}).Reaches(spotsig.Vector{}, site, &s) || NewProbe(nil, nil, 0.5, SiteRule{}).Reaches(v, site, &s) {
 		t.Error("empty query or empty set reaches")
 	}
 }

@@ -26,43 +26,66 @@ import "hash/fnv"
 // A near-duplicate of any page of a group is thus one of every page of it,
 // as the group's pages are copies of each other.
 
-// Site identifies the site (warc.Site) of a document, or of the pages of
-// an exact-copy group when they all share it (SiteOf, MergeSites). NoSite
-// stands for no site (a page without a host, such as a metadata record) and
-// for a group spread over several sites; it is never same-site.
-type Site uint64
+// Site identifies where a document is: its site (warc.Site) in Name and
+// the URL it captures (warc.URLKey) in URL, each an FNV-1a 64 hash, 0 for
+// none; for an exact-copy group, each is its pages' when they all share
+// it, 0 otherwise (MergeSites). A zero Name (NoSite: a page without a
+// host, such as a metadata record, or a group spread over several sites)
+// is never same-site.
+type Site struct {
+	Name, URL uint64
+}
 
 // NoSite is the Site of a page without a site and of a group on several.
-const NoSite Site = 0
+var NoSite = Site{}
 
-// SiteOf returns the Site of a site name: FNV-1a 64 of it (NoSite for "",
-// and 1 should a name hash to 0).
-func SiteOf(name string) Site {
+// SiteOf returns the Site of a site name alone (no URL).
+func SiteOf(name string) Site { return Site{Name: nameHash(name)} }
+
+// SiteOfURL returns the Site of a site name and of the key of the URL a
+// page captures (warc.URLKey; "" for none).
+func SiteOfURL(name, url string) Site { return Site{Name: nameHash(name), URL: nameHash(url)} }
+
+// nameHash is FNV-1a 64 of a name: 0 for "", and 1 should a name hash to
+// 0.
+func nameHash(name string) uint64 {
 	if name == "" {
-		return NoSite
+		return 0
 	}
 	h := fnv.New64a()
 	h.Write([]byte(name))
-	if s := Site(h.Sum64()); s != NoSite {
+	if s := h.Sum64(); s != 0 {
 		return s
 	}
 	return 1
 }
 
-// MergeSites is the Site of the union of two groups: their site when both
-// have the same one, else NoSite. It is associative and commutative, so a
-// combiner may merge in any order.
+// SameSite reports whether a and b are pages (or groups) of one site.
+func (a Site) SameSite(b Site) bool { return a.Name != 0 && a.Name == b.Name }
+
+// SameURL reports whether a and b capture one URL.
+func (a Site) SameURL(b Site) bool { return a.URL != 0 && a.URL == b.URL }
+
+// MergeSites is the Site of the union of two groups: each of site and URL
+// kept when both have the same one, else 0. It is associative and
+// commutative, so a combiner may merge in any order.
 func MergeSites(a, b Site) Site {
-	if a == b {
-		return a
+	if a.Name != b.Name {
+		a.Name = 0
 	}
-	return NoSite
+	if a.URL != b.URL {
+		a.URL = 0
+	}
+	return a
 }
 
 // SiteRule is the pair rule on top of a matcher's threshold τ: a pair the
 // matcher found (weighted Jaccard >= τ) is kept when its documents are not
-// of one site or when its Jaccard reaches SameSiteTau. SameSiteTau <= τ (0
-// in particular) keeps every pair, the paper's rule.
+// of one site, when they capture one URL (two captures of a page are
+// versions of it, not template siblings: a re-capture with edits, whose
+// verification on the main text decides), or when its Jaccard reaches
+// SameSiteTau. SameSiteTau <= τ (0 in particular) keeps every pair, the
+// paper's rule.
 type SiteRule struct {
 	SameSiteTau float64
 }
@@ -70,7 +93,7 @@ type SiteRule struct {
 // Keep reports whether a pair at weighted Jaccard j of documents of sites
 // a and b is a near-duplicate pair.
 func (r SiteRule) Keep(j float64, a, b Site) bool {
-	return j >= r.SameSiteTau || a == NoSite || a != b
+	return j >= r.SameSiteTau || !a.SameSite(b) || a.SameURL(b)
 }
 
 // Filter returns the pairs of ps (indices into sites) that r keeps, in

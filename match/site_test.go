@@ -33,11 +33,23 @@ func TestMergeSites(t *testing.T) {
 	}
 }
 
-// The rule keeps every pair across sites at τ and a pair of one site only
-// at SameSiteTau; 0 keeps all (the paper's rule).
+// The rule keeps every pair across sites at τ, a pair of one site only at
+// SameSiteTau unless both capture one URL; 0 keeps all (the paper's rule).
 func TestSiteRule(t *testing.T) {
 	a, b := SiteOf("a.example"), SiteOf("b.example")
 	r := SiteRule{SameSiteTau: 0.9}
+	home, home2, about := SiteOfURL("a.example", "a.example"), SiteOfURL("a.example", "a.example"), SiteOfURL("a.example", "a.example/about")
+	for _, c := range []struct {
+		x, y Site
+		want bool
+	}{{home, home2, true}, {home, about, false}, {home, a, false}, {a, a, false}, {SiteOfURL("", "x"), SiteOfURL("", "x"), true}} {
+		if got := r.Keep(0.5, c.x, c.y); got != c.want {
+			t.Errorf("Keep(0.5, %v, %v) = %v, want %v", c.x, c.y, got, c.want)
+		}
+	}
+	if g := MergeSites(home, about); g != a {
+		t.Errorf("a group of two URLs of one site: %v, want the site %v", g, a)
+	}
 	for _, c := range []struct {
 		j    float64
 		x, y Site

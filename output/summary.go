@@ -167,7 +167,8 @@ func CheckStatistic(name string, isMax bool) error {
 // kept_by_segment and segment fields and the index counts; version 7 the
 // verification of pairs (a_share, b_share, near_duplicate) and text-copy
 // lines; version 8 made a_share and b_share the smaller of the main
-// content's and the whole text's share.
+// content's and the whole text's share, and exempted two captures of one
+// URL from the same-site rule.
 const SchemaVersion = 8
 
 // Summary is summary.json: the job's counts, computed from PCollections

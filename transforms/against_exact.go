@@ -20,7 +20,7 @@ import (
 // MatchAgainst.
 
 func init() {
-	for _, t := range []any{priorRef{}, exactItem{}, exactHit{}} {
+	for _, t := range []any{priorRef{}, exactItem{}, exactHit{}, match.Site{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	register.Function2x0[dedup.Prior, func(string, priorRef)](priorKeys)
@@ -156,7 +156,7 @@ func (fn *exactHitsFn) ProcessElement(_ string, priors func(*priorRef) bool, ite
 	}
 	var it exactItem
 	for items(&it) {
-		if it.Vector && !dedup.Verify(it.Sketch, p.Sketch, it.Site, match.SiteOf(p.Ref.Site()), fn.Share).OK {
+		if it.Vector && !dedup.Verify(it.Sketch, p.Sketch, it.Site, dedup.SiteOf(p.Ref), fn.Share).OK {
 			it = exactItem{}
 			continue
 		}
@@ -264,7 +264,7 @@ func (*priorDocFn) ProcessElement(_ string, priors func(*dedup.Prior) bool, site
 	if !priors(&p) || p.Vec.Len() == 0 {
 		return
 	}
-	site := match.SiteOf(p.Site())
+	site := dedup.SiteOf(p.Ref)
 	var s match.Site
 	for sites(&s) {
 		site = match.MergeSites(site, s)

@@ -26,7 +26,7 @@ func init() {
 
 // docCoderVersion is the first byte of every encoded doc, docBatch and docPart, so a
 // worker of another build fails loudly instead of misreading the bytes.
-const docCoderVersion = 8
+const docCoderVersion = 9
 
 // encodeDoc is doc's Beam coder: a version byte, then the document
 // (appendDoc).
@@ -35,7 +35,7 @@ func encodeDoc(d doc) []byte {
 }
 
 // appendDoc appends d: its page (appendPage), Batch as uvarint length +
-// bytes, Guest as one byte, Site as 8 bytes little-endian, Group (Size as a
+// bytes, Guest as one byte, Site (appendSite), Group (Size as a
 // uvarint, then one byte 1 and Best's page, or 0), the vector (the number
 // of distinct signatures n as a uvarint, the n ascending hashes as uvarint
 // deltas from the previous hash (the first from 0), and the n frequencies
@@ -50,7 +50,7 @@ func appendDoc(buf []byte, d doc) []byte {
 	buf = appendPage(buf, d.Page)
 	buf = appendString(buf, d.Batch)
 	buf = appendBool(buf, d.Guest)
-	buf = binary.LittleEndian.AppendUint64(buf, uint64(d.Site))
+	buf = appendSite(buf, d.Site)
 	buf = binary.AppendUvarint(buf, uint64(d.Group.Size))
 	buf = appendBool(buf, d.Group.Best != nil)
 	if d.Group.Best != nil {
@@ -68,6 +68,17 @@ func appendDoc(buf []byte, d doc) []byte {
 	}
 	buf = appendSketch(buf, d.Sketch)
 	return appendString(buf, d.Lang)
+}
+
+// appendSite appends a Site: its Name and URL, 8 bytes little-endian each.
+func appendSite(buf []byte, s match.Site) []byte {
+	return binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(buf, s.Name), s.URL)
+}
+
+// site reads a Site written by appendSite.
+func (r *decoder) site() match.Site {
+	n := r.uint64()
+	return match.Site{Name: n, URL: r.uint64()}
 }
 
 // appendSketch appends a text sketch: its main text, then its whole
@@ -185,8 +196,7 @@ func decodeBatch(b []byte) (docBatch, error) {
 
 // encodePart is docPart's Beam coder: a version byte, the number of documents
 // as a uvarint, and per document its RecordID, URI and File (uvarint length
-// + bytes), Offset and Inner (zig-zag varints), Site (8 bytes
-// little-endian), the vector and the sketch (as in appendDoc), Batch
+// + bytes), Offset and Inner (zig-zag varints), Site (appendSite), the vector and the sketch (as in appendDoc), Batch
 // (uvarint length + bytes) and Guest (one byte).
 func encodePart(p docPart) []byte {
 	buf := append(make([]byte, 0, 1024), docCoderVersion)
@@ -197,7 +207,7 @@ func encodePart(p docPart) []byte {
 		buf = appendString(buf, d.File)
 		buf = binary.AppendVarint(buf, d.Offset)
 		buf = binary.AppendVarint(buf, d.Inner)
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(d.Site))
+		buf = appendSite(buf, d.Site)
 		buf = appendVector(buf, d.Vec)
 		buf = appendSketch(buf, d.Sketch)
 		buf = appendString(buf, d.Batch)
@@ -224,7 +234,7 @@ func decodePart(b []byte) (docPart, error) {
 			d := &out.Docs[i]
 			d.RecordID, d.URI, d.File = r.string(), r.string(), r.string()
 			d.Offset, d.Inner = r.varint(), r.varint()
-			d.Site = match.Site(r.uint64())
+			d.Site = r.site()
 			d.Vec = r.vector()
 			d.Sketch = r.sketch()
 			d.Batch = r.string()
@@ -287,7 +297,7 @@ func (r *decoder) doc() doc {
 	d.Page = r.page()
 	d.Batch = r.string()
 	d.Guest = r.bool()
-	d.Site = match.Site(r.uint64())
+	d.Site = r.site()
 	d.Group.Size = int(r.uvarint())
 	if r.bool() {
 		best := r.page()

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/nlnwa/whatwg-url/canonicalizer"
 	"golang.org/x/net/publicsuffix"
 )
 
@@ -40,6 +41,29 @@ func Site(uri string) string {
 
 // Site is Site of the record's target URI.
 func (r Ref) Site() string { return Site(r.URI) }
+
+// URLKey returns the key of the URL a target URI captures (CapturedURI),
+// so that two captures of one page have one key: the URL as WHATWG URL
+// parsing writes it (github.com/nlnwa/whatwg-url's canonicalizer: host
+// lower-case, default port, dot segments and percent-encoding normalised,
+// fragment and user info removed, query parameters sorted), less its
+// scheme (http and https captures of a page are one page), a leading
+// "www." of its host and a trailing "/" of its path. "" when the URI has
+// no host (metadata:, urn:, a relative or malformed URI).
+// "https://www.Example.com:443/a/?b=2&a=1#top" and
+// "http://example.com/a?a=1&b=2" are one key.
+func URLKey(uri string) string {
+	u, err := urlCanon.Parse(CapturedURI(uri))
+	if err != nil || u.Hostname() == "" || (u.Scheme() != "http" && u.Scheme() != "https") {
+		return ""
+	}
+	host := strings.TrimPrefix(strings.TrimSuffix(u.Host(), "."), "www.")
+	return host + strings.TrimSuffix(u.Pathname(), "/") + u.Search()
+}
+
+// urlCanon is URLKey's canonicalizer.
+var urlCanon = canonicalizer.New(canonicalizer.WithRemoveUserInfo(), canonicalizer.WithRemoveFragment(),
+	canonicalizer.WithSortQuery(canonicalizer.SortKeys))
 
 // replayURI matches a replay system's URI of a capture (Wayback Machine,
 // pywb, OpenWayback): a timestamp path segment of 4 to 14 digits,
