@@ -149,10 +149,8 @@ func appendPayloadText(dst, payload []byte, contentType, kind string, cfg *setti
 		// ("one-sidebar" on body, "with-navbar" on the column holding a
 		// short post), not boilerplate, which a page has only beside
 		// its content. Read it with strong cues only.
-		hidden := w.hidden
 		w = textWriter{dst: dst, start: len(dst), max: cfg.maxText, boiler: !cfg.keepBoiler, keepWeak: true}
 		read(payload)
-		w.hidden = hidden
 	}
 	if w.hidden > len(w.dst)-w.start && !w.full {
 		// A script application's shell: its noscript elements hold more

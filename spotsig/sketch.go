@@ -1,6 +1,7 @@
 package spotsig
 
 import (
+	"math"
 	"slices"
 
 	"github.com/ndd-beam/ndd-beam/internal/hashx"
@@ -119,10 +120,35 @@ func sketchMain(sk *sketcher, text []byte, periphery []span) Sketch {
 	var out Sketch
 	out.Words, out.Min = uint32(len(sk.main)), sk.smallest(sk.el, SketchSize)
 	if len(sk.side) > 0 {
+		side := sk.el[len(sk.el):]
 		for _, w := range sk.side {
-			sk.el = append(sk.el, element(w, sk.count.inc(w)))
+			side = append(side, element(w, sk.count.inc(w)))
 		}
-		out.WholeWords, out.WholeMin = uint32(len(sk.el)), sk.smallest(sk.el, WholeSketchSize)
+		// The whole text's smallest are among the main text's smallest
+		// and the periphery's.
+		out.WholeWords = uint32(len(sk.main) + len(sk.side))
+		out.WholeMin = mergeSmallest(out.Min, sk.smallest(side, WholeSketchSize), WholeSketchSize)
+	}
+	return out
+}
+
+// mergeSmallest returns the size smallest distinct values of two
+// ascending, distinct lists, ascending.
+func mergeSmallest(a, b []uint32, size int) []uint32 {
+	out := make([]uint32, 0, min(size, len(a)+len(b)))
+	i, j := 0, 0
+	for len(out) < size && (i < len(a) || j < len(b)) {
+		switch {
+		case j >= len(b) || (i < len(a) && a[i] < b[j]):
+			out = append(out, a[i])
+			i++
+		case i >= len(a) || b[j] < a[i]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
 	}
 	return out
 }
@@ -184,12 +210,15 @@ func (k *sketcher) smallest(el []uint32, size int) []uint32 {
 	if len(el) == 0 {
 		return nil
 	}
-	// The hashes are uniform: the size smallest of n lie below about
-	// size/n of the range. Sort only those below twice that (doubling the
-	// bound in the rare case too few are), not all n.
+	// The hashes are uniform: the number of the n below a share
+	// (size + 4·√size + 16)/n of the range is about binomial with mean
+	// size + 4·√size + 16 and deviation about √size, so it is size or
+	// more but in about 3 cases in 10⁵. Sort only those (doubling the
+	// bound when too few are), not all n.
 	limit := uint64(1) << 32
-	if n := uint64(len(el)); n > 2*uint64(size) {
-		limit = (2*uint64(size) + 16) << 32 / n
+	want := uint64(size) + 4*uint64(math.Sqrt(float64(size))) + 16
+	if n := uint64(len(el)); n > want {
+		limit = want << 32 / n
 	}
 	for {
 		low := k.low[:0]

@@ -52,3 +52,32 @@ func TestCapturedURI(t *testing.T) {
 		}
 	}
 }
+
+// URLKey: one key for the captures of one page (scheme, www., default
+// port, trailing slash, fragment and query order aside, replay and render
+// wrappers resolved), different keys for different pages, none for a URI
+// that is not an http(s) URL with a host.
+func TestURLKey(t *testing.T) {
+	same := [][]string{
+		{"https://www.Example.com:443/a/?b=2&a=1#top", "http://example.com/a?a=1&b=2", "onreadydom:http://example.com/a?a=1&b=2"},
+		{"https://archive.org/", "http://archive.org", "http://web.archive.org/web/20130510105357/https://archive.org/"},
+	}
+	for _, g := range same {
+		for _, u := range g[1:] {
+			if URLKey(u) != URLKey(g[0]) || URLKey(u) == "" {
+				t.Errorf("URLKey(%q) = %q, URLKey(%q) = %q: want one key", u, URLKey(u), g[0], URLKey(g[0]))
+			}
+		}
+	}
+	for _, d := range [][2]string{{"http://example.com/a", "http://example.com/b"}, {"http://example.com/?p=1", "http://example.com/?p=2"},
+		{"http://example.com/", "http://example.com:8080/"}, {"http://a.example.com/", "http://b.example.com/"}} {
+		if URLKey(d[0]) == URLKey(d[1]) {
+			t.Errorf("%q and %q: one key %q", d[0], d[1], URLKey(d[0]))
+		}
+	}
+	for _, u := range []string{"metadata://gnu.org/software/wget/warc/wget.log", "file:///provenance-summary.html", "urn:uuid:x", "dns:example.com", "/relative", ""} {
+		if k := URLKey(u); k != "" {
+			t.Errorf("URLKey(%q) = %q, want none", u, k)
+		}
+	}
+}
