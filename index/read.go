@@ -68,10 +68,12 @@ func readFileRows(ctx context.Context, seg, f string, want func(*Row) bool, fn f
 }
 
 // column is one leaf column of Row: its index in the file and how a value
-// sets it (a list element appends; a null, an empty list, sets nothing).
+// sets it (set), or how a row's list elements set it (list, once per row
+// with its elements, numbers only); a null, an empty list, sets nothing.
 type column struct {
 	index int
 	set   func(r *Row, v parquet.Value)
+	list  func(r *Row, vs []parquet.Value)
 }
 
 // rowColumnSetters are Row's leaf columns (its parquet tags) and their
@@ -79,24 +81,25 @@ type column struct {
 var rowColumnSetters = []struct {
 	path []string
 	set  func(r *Row, v parquet.Value)
+	list func(r *Row, vs []parquet.Value)
 }{
-	{[]string{"text_digest"}, func(r *Row, v parquet.Value) { r.TextDigest = string(v.ByteArray()) }},
-	{[]string{"uri"}, func(r *Row, v parquet.Value) { r.URI = string(v.ByteArray()) }},
-	{[]string{"hashes", "list", "element"}, func(r *Row, v parquet.Value) { r.Hashes = append(r.Hashes, v.Uint64()) }},
-	{[]string{"freqs", "list", "element"}, func(r *Row, v parquet.Value) { r.Freqs = append(r.Freqs, v.Uint32()) }},
-	{[]string{"record_id"}, func(r *Row, v parquet.Value) { r.RecordID = string(v.ByteArray()) }},
-	{[]string{"warc_file"}, func(r *Row, v parquet.Value) { r.File = string(v.ByteArray()) }},
-	{[]string{"offset"}, func(r *Row, v parquet.Value) { r.Offset = v.Int64() }},
-	{[]string{"inner_offset"}, func(r *Row, v parquet.Value) { r.Inner = v.Int64() }},
-	{[]string{"warc_date"}, func(r *Row, v parquet.Value) { r.Date = string(v.ByteArray()) }},
-	{[]string{"lang"}, func(r *Row, v parquet.Value) { r.Lang = string(v.ByteArray()) }},
-	{[]string{"length"}, func(r *Row, v parquet.Value) { r.Length = v.Int64() }},
-	{[]string{"rank"}, func(r *Row, v parquet.Value) { r.Rank = append([]byte{}, v.ByteArray()...) }},
-	{[]string{"sketch_words"}, func(r *Row, v parquet.Value) { r.SketchWords = v.Int64() }},
-	{[]string{"sketch", "list", "element"}, func(r *Row, v parquet.Value) { r.Sketch = append(r.Sketch, v.Uint32()) }},
-	{[]string{"segment"}, func(r *Row, v parquet.Value) { r.Segment = string(v.ByteArray()) }},
-	{[]string{"whole_words"}, func(r *Row, v parquet.Value) { r.WholeWords = v.Int64() }},
-	{[]string{"whole_sketch", "list", "element"}, func(r *Row, v parquet.Value) { r.Whole = append(r.Whole, v.Uint32()) }},
+	{[]string{"text_digest"}, func(r *Row, v parquet.Value) { r.TextDigest = string(v.ByteArray()) }, nil},
+	{[]string{"uri"}, func(r *Row, v parquet.Value) { r.URI = string(v.ByteArray()) }, nil},
+	{[]string{"hashes", "list", "element"}, nil, func(r *Row, vs []parquet.Value) { r.Hashes = uint64s(vs) }},
+	{[]string{"freqs", "list", "element"}, nil, func(r *Row, vs []parquet.Value) { r.Freqs = uint32s(vs) }},
+	{[]string{"record_id"}, func(r *Row, v parquet.Value) { r.RecordID = string(v.ByteArray()) }, nil},
+	{[]string{"warc_file"}, func(r *Row, v parquet.Value) { r.File = string(v.ByteArray()) }, nil},
+	{[]string{"offset"}, func(r *Row, v parquet.Value) { r.Offset = v.Int64() }, nil},
+	{[]string{"inner_offset"}, func(r *Row, v parquet.Value) { r.Inner = v.Int64() }, nil},
+	{[]string{"warc_date"}, func(r *Row, v parquet.Value) { r.Date = string(v.ByteArray()) }, nil},
+	{[]string{"lang"}, func(r *Row, v parquet.Value) { r.Lang = string(v.ByteArray()) }, nil},
+	{[]string{"length"}, func(r *Row, v parquet.Value) { r.Length = v.Int64() }, nil},
+	{[]string{"rank"}, func(r *Row, v parquet.Value) { r.Rank = append([]byte{}, v.ByteArray()...) }, nil},
+	{[]string{"sketch_words"}, func(r *Row, v parquet.Value) { r.SketchWords = v.Int64() }, nil},
+	{[]string{"sketch", "list", "element"}, nil, func(r *Row, vs []parquet.Value) { r.Sketch = uint32s(vs) }},
+	{[]string{"segment"}, func(r *Row, v parquet.Value) { r.Segment = string(v.ByteArray()) }, nil},
+	{[]string{"whole_words"}, func(r *Row, v parquet.Value) { r.WholeWords = v.Int64() }, nil},
+	{[]string{"whole_sketch", "list", "element"}, nil, func(r *Row, vs []parquet.Value) { r.Whole = uint32s(vs) }},
 }
 
 // wantColumns are the first columns of rowColumnSetters: what want reads.
@@ -120,14 +123,33 @@ func rowColumns(schema *parquet.Schema) ([]column, error) {
 			}
 			return nil, fmt.Errorf("no column %v", c.path)
 		}
-		cols = append(cols, column{index: leaf.ColumnIndex, set: c.set})
+		cols = append(cols, column{index: leaf.ColumnIndex, set: c.set, list: c.list})
 	}
 	return cols, nil
+}
+
+// uint64s and uint32s are the numbers of a row's list elements, in a
+// slice of their own.
+func uint64s(vs []parquet.Value) []uint64 {
+	out := make([]uint64, len(vs))
+	for i, v := range vs {
+		out[i] = v.Uint64()
+	}
+	return out
+}
+
+func uint32s(vs []parquet.Value) []uint32 {
+	out := make([]uint32, len(vs))
+	for i, v := range vs {
+		out[i] = v.Uint32()
+	}
+	return out
 }
 
 // rowGroupReader reads row groups, reusing its buffers.
 type rowGroupReader struct {
 	values []parquet.Value
+	elems  []parquet.Value // the current row's list elements
 	rows   []Row
 	keep   []bool
 }
@@ -188,6 +210,17 @@ func (b *rowGroupReader) column(g parquet.RowGroup, c column, at func(int) bool)
 	pages := g.ColumnChunks()[c.index].Pages()
 	defer pages.Close()
 	row := -1
+	// A list column's elements are gathered per row (numbers, held by
+	// value, so a row may span pages) and set at once: one allocation of
+	// the list's size instead of an append per element.
+	b.elems = b.elems[:0]
+	take := false // at(row) of the current row
+	flush := func() {
+		if c.list != nil && len(b.elems) > 0 {
+			c.list(&b.rows[row], b.elems)
+		}
+		b.elems = b.elems[:0]
+	}
 	for {
 		p, err := pages.ReadPage()
 		if err == io.EOF {
@@ -201,12 +234,20 @@ func (b *rowGroupReader) column(g parquet.RowGroup, c column, at func(int) bool)
 			n, err := vr.ReadValues(b.values)
 			for _, v := range b.values[:n] {
 				if v.RepetitionLevel() == 0 {
+					if row >= 0 {
+						flush()
+					}
 					if row++; row >= len(b.rows) {
 						parquet.Release(p)
 						return fmt.Errorf("column %d holds more rows than its row group's %d", c.index, len(b.rows))
 					}
+					take = at(row)
 				}
-				if !v.IsNull() && at(row) {
+				switch {
+				case !take || v.IsNull():
+				case c.list != nil:
+					b.elems = append(b.elems, v)
+				default:
 					c.set(&b.rows[row], v)
 				}
 			}
@@ -219,6 +260,9 @@ func (b *rowGroupReader) column(g parquet.RowGroup, c column, at func(int) bool)
 			}
 		}
 		parquet.Release(p)
+	}
+	if row >= 0 {
+		flush()
 	}
 	if row != len(b.rows)-1 {
 		return fmt.Errorf("column %d holds %d rows, its row group %d", c.index, row+1, len(b.rows))

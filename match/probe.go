@@ -116,7 +116,7 @@ func (p *Probe) Reaches(v spotsig.Vector, site func() Site, s *ProbeScratch) boo
 		j := int(uint32(o))
 		fresh := reaches(L-delta1, L, p.tau) // may a member not seen yet still reach τ?
 		list := p.lists[v.Hashes[j]]
-		start := sort.Search(len(list), func(i int) bool { return int(list[i].rank) >= lo })
+		start := firstFrom(list, int32(lo))
 		fv := v.Freqs[j]
 		for _, e := range list[start:] {
 			r := e.rank
@@ -144,4 +144,23 @@ func (p *Probe) Reaches(v spotsig.Vector, site func() Site, s *ProbeScratch) boo
 		delta1 += int(fv)
 	}
 	return false
+}
+
+// firstFrom returns the index of the first posting of list (ascending
+// rank) of rank lo or more: sort.Search's answer, without its closure,
+// and at once when the list starts there (the hot path of ReadIndex).
+func firstFrom(list []posting, lo int32) int {
+	i, j := 0, len(list)
+	if j == 0 || list[0].rank >= lo {
+		return 0
+	}
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if list[h].rank < lo {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	return i
 }
