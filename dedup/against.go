@@ -195,7 +195,7 @@ func (e *ExactPrior) Find(digest string, vec spotsig.Vector, sk spotsig.Sketch, 
 	}
 	if vec.Len() > 0 {
 		if i, ok := e.byVec[ExactKey(vec)]; ok && (best < 0 || e.prior[i].Rank < e.prior[best].Rank) &&
-			Verify(sk, e.prior[i].Sketch, site, SiteOf(e.prior[i].Ref), e.share).OK {
+			Verify(sk, e.prior[i].Sketch, site, SiteOf(e.prior[i].Ref), Weak(vec.Len(), vec.Len()), e.share).OK {
 			best = i
 		}
 	}
@@ -326,7 +326,7 @@ func decideAgainst(res *Result, prior []Prior, p config.Params, grouping match.G
 		priorSite[i] = SiteOf(q.Ref)
 	}
 	for _, d := range res.Docs {
-		if i, ok := exact.byVec[ExactKey(d.Vec)]; ok && Verify(d.Sketch, prior[i].Sketch, d.Site, SiteOf(prior[i].Ref), p.VerifyShare).OK {
+		if i, ok := exact.byVec[ExactKey(d.Vec)]; ok && Verify(d.Sketch, prior[i].Sketch, d.Site, SiteOf(prior[i].Ref), Weak(d.Vec.Len(), d.Vec.Len()), p.VerifyShare).OK {
 			priorSite[i] = match.MergeSites(priorSite[i], d.Site)
 		}
 	}
@@ -380,7 +380,7 @@ func decideAgainst(res *Result, prior []Prior, p config.Params, grouping match.G
 			continue
 		}
 		c := match.Pair{A: freshIdx[reps[q.A]], B: freshIdx[reps[q.B]], Jaccard: q.Jaccard}
-		v := Verify(res.Docs[c.A].Sketch, res.Docs[c.B].Sketch, repSites[q.A], repSites[q.B], p.VerifyShare)
+		v := Verify(res.Docs[c.A].Sketch, res.Docs[c.B].Sketch, repSites[q.A], repSites[q.B], Weak(res.Docs[c.A].Vec.Len(), res.Docs[c.B].Vec.Len()), p.VerifyShare)
 		res.Candidates, res.Verified = append(res.Candidates, c), append(res.Verified, v)
 		if v.OK {
 			pairs = append(pairs, match.Pair{A: n0 + reps[q.A], B: n0 + reps[q.B], Jaccard: q.Jaccard})
@@ -388,7 +388,7 @@ func decideAgainst(res *Result, prior []Prior, p config.Params, grouping match.G
 		}
 	}
 	for _, q := range AgainstPairs(priorVecs, repVecs, p.Tau, p.Rho) {
-		if rule.Keep(q.Jaccard, sites[q.A], repSites[q.B]) && Verify(docs[q.A].Sketch, fresh[reps[q.B]].Sketch, sites[q.A], repSites[q.B], p.VerifyShare).OK {
+		if rule.Keep(q.Jaccard, sites[q.A], repSites[q.B]) && Verify(docs[q.A].Sketch, fresh[reps[q.B]].Sketch, sites[q.A], repSites[q.B], Weak(docs[q.A].Vec.Len(), fresh[reps[q.B]].Vec.Len()), p.VerifyShare).OK {
 			pairs = append(pairs, match.Pair{A: q.A, B: n0 + reps[q.B], Jaccard: q.Jaccard})
 		}
 	}

@@ -222,8 +222,8 @@ func TestRunAgainstDefaultsKeepsNoCopyOfIndex(t *testing.T) {
 			}
 			for _, q := range prior {
 				j := match.WeightedJaccard(q.Vec, doc.Vec)
-				qs := match.SiteOf(q.Site())
-				if j >= p.Tau && rule.Keep(j, qs, doc.Site) && Verify(q.Sketch, doc.Sketch, qs, doc.Site, p.VerifyShare).OK {
+				qs := SiteOf(q.Ref)
+				if j >= p.Tau && rule.Keep(j, qs, doc.Site) && Verify(q.Sketch, doc.Sketch, qs, doc.Site, Weak(q.Vec.Len(), doc.Vec.Len()), p.VerifyShare).OK {
 					t.Errorf("kept %s pairs with index page %s at %v", d.Key(), q.Key(), j)
 				}
 			}

@@ -265,3 +265,45 @@ func TestRecaptureOfOneURL(t *testing.T) {
 		t.Errorf("%d captures of https://archive.org/ dropped for the other, want 1", dropped)
 	}
 }
+
+// Pages with few signatures are matched, their pairs and exact copies
+// verified on their texts whatever their sites (dedup.WeakSignatures).
+// The archive.org crawl of testdata/aut__example.warc.gz holds the "log in
+// to contribute" notice at two URLs, /contribute.php and /create/, with
+// different titles: fewer than 5 signatures each, so before they were
+// decided by their exact text and both kept (the realset's cluster r0004).
+// Now /create/ is dropped for /contribute.php. No weak pair counts
+// without its shares.
+func TestShortPagesVerified(t *testing.T) {
+	p := config.DefaultParams()
+	res, err := dedup.Run(context.Background(), p, []string{filepath.Join("..", "testdata", "aut__example.warc.gz")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	weak := 0
+	for i, c := range res.Candidates {
+		a, b := res.Docs[c.A], res.Docs[c.B]
+		if !dedup.Weak(a.Vec.Len(), b.Vec.Len()) {
+			continue
+		}
+		weak++
+		if v := res.Verified[i]; v.OK && min(v.ShareA, v.ShareB) < p.VerifyShare {
+			t.Errorf("%s and %s: %d and %d signatures, verified at shares %+v", a.URI, b.URI, a.Vec.Len(), b.Vec.Len(), v)
+		}
+	}
+	signatures := map[string]int{}
+	for _, d := range res.Docs {
+		signatures[d.URI] = d.Vec.Len()
+	}
+	for _, u := range []string{"http://www.archive.org/create/", "http://www.archive.org/contribute.php"} {
+		if n, ok := signatures[u]; !ok || n >= dedup.WeakSignatures {
+			t.Errorf("%s: %d signatures (matched: %v), want a short page", u, n, ok)
+		}
+	}
+	for _, d := range res.Decisions {
+		if d.URI == "http://www.archive.org/create/" && (d.Keep || d.KeptByURI != "http://www.archive.org/contribute.php") {
+			t.Errorf("/create/: %+v, want dropped for /contribute.php", d)
+		}
+	}
+	t.Logf("%d candidate pairs with a short page", weak)
+}

@@ -94,7 +94,7 @@ func Collapse(docs []Doc, share float64) (repOf []int, sites []match.Site) {
 	groupSite := map[int]match.Site{}
 	for i, k := range keys {
 		rep := index[first[k].ID()]
-		if rep != i && !Verify(docs[i].Sketch, docs[rep].Sketch, own[i], own[rep], share).OK {
+		if rep != i && !Verify(docs[i].Sketch, docs[rep].Sketch, own[i], own[rep], Weak(docs[i].Vec.Len(), docs[rep].Vec.Len()), share).OK {
 			rep = i
 		}
 		repOf[i] = rep
@@ -284,7 +284,7 @@ func BruteForcePairs(docs []Doc, tau float64, rule match.SiteRule, share float64
 	var out []match.Pair
 	for _, p := range rule.Filter(match.BruteForce(vecs, tau), sites) {
 		ra, rb := repOf[p.A], repOf[p.B]
-		if ra == rb || Verify(docs[ra].Sketch, docs[rb].Sketch, sites[p.A], sites[p.B], share).OK {
+		if ra == rb || Verify(docs[ra].Sketch, docs[rb].Sketch, sites[p.A], sites[p.B], Weak(docs[ra].Vec.Len(), docs[rb].Vec.Len()), share).OK {
 			out = append(out, p)
 		}
 	}

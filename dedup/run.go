@@ -76,7 +76,7 @@ func (r *Result) PairRecords() []output.PairRecord {
 	for i, rep := range r.RepOf {
 		if rep != i {
 			m, g := r.Docs[i], r.Docs[rep]
-			v := Verify(m.Sketch, g.Sketch, match.NoSite, match.NoSite, 0)
+			v := Verify(m.Sketch, g.Sketch, match.NoSite, match.NoSite, false, 0)
 			v.OK = true
 			out = append(out, ExactCopy{Member: m.Ref, Rep: g.Ref, Signatures: m.Vec.Len(), Verified: v}.PairRecord())
 		}
@@ -213,7 +213,7 @@ func finish(p config.Params, slots []*Signed, prior []Prior) (*Result, error) {
 	for i, c := range res.Candidates {
 		c.A, c.B = reps[c.A], reps[c.B]
 		res.Candidates[i] = c
-		v := Verify(res.Docs[c.A].Sketch, res.Docs[c.B].Sketch, sites[c.A], sites[c.B], p.VerifyShare)
+		v := Verify(res.Docs[c.A].Sketch, res.Docs[c.B].Sketch, sites[c.A], sites[c.B], Weak(res.Docs[c.A].Vec.Len(), res.Docs[c.B].Vec.Len()), p.VerifyShare)
 		res.Verified = append(res.Verified, v)
 		if v.OK {
 			res.Pairs = append(res.Pairs, c)

@@ -18,8 +18,23 @@ import (
 // keeps the paper's rule: verifying it on the layout's main content loses
 // more true copies than it saves (a copy in another site's template gets
 // another container: 1,608 of the dev gold set's 4,041 candidate lines
-// within a cluster share under 0.8). docs/quality.md ("Verification on the main
-// text") gives the measure's error and what it separates.
+// within a cluster share under 0.8). A pair in which a document has fewer
+// than WeakSignatures signatures is verified whatever its sites: so few
+// signatures are weak evidence anywhere (weighted Jaccard moves in steps of
+// 1/5 or more, and two short pages can share a chain by chance).
+// docs/quality.md ("Verification on the main text") gives the measure's
+// error and what it separates.
+
+// WeakSignatures is the vector length |d| below which a document's pairs
+// and exact copies are verified across sites too (Weak). It was the job's
+// minimum of signatures before verification existed
+// (config.DefaultMinSignatures, now 1): pages below it were decided by
+// their exact text alone.
+const WeakSignatures = 5
+
+// Weak reports whether a pair of documents of la and lb signatures (|d|)
+// is verified whatever its sites.
+func Weak(la, lb int) bool { return min(la, lb) < WeakSignatures }
 
 // Verification is the result of verifying one pair: the share of A's
 // main-text words found in B (ShareA) and of B's in A (ShareB), and OK,
@@ -30,10 +45,11 @@ type Verification struct {
 }
 
 // Verify verifies the pages with sketches a and b, of sites sa and sb, at
-// share (in [0, 1]): the shares are always estimated; OK when the pages
-// are not of one site (match.Site.SameSite), when share is 0
-// (the paper's rule), or when both shares reach share.
-func Verify(a, b spotsig.Sketch, sa, sb match.Site, share float64) Verification {
+// share (in [0, 1]); weak is Weak of their vector lengths. The shares are
+// always estimated; OK when share is 0 (the paper's rule), when the pages
+// are not of one site (match.Site.SameSite) and not weak, or when both
+// shares reach share.
+func Verify(a, b spotsig.Sketch, sa, sb match.Site, weak bool, share float64) Verification {
 	x, y := spotsig.Shares(a, b)
-	return Verification{ShareA: x, ShareB: y, OK: share <= 0 || !sa.SameSite(sb) || min(x, y) >= share}
+	return Verification{ShareA: x, ShareB: y, OK: share <= 0 || (!sa.SameSite(sb) && !weak) || min(x, y) >= share}
 }

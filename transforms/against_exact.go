@@ -88,6 +88,9 @@ type exactItem struct {
 	Site   match.Site
 	Vector bool
 	Sketch spotsig.Sketch // the document's main-text sketch, under its vector key
+	// Signatures is its vector's length |d|, under its vector key (the
+	// index page's is the same: dedup.Weak).
+	Signatures int
 }
 
 // exactHit is the index page a new page copies, and the page's batch.
@@ -129,7 +132,7 @@ func docExactKeys(b docBatch, emit func(string, exactItem)) {
 		if d.Digest != "" {
 			emit(digestKeyPrefix+d.Digest, it)
 		}
-		it.Vector, it.Sketch = true, d.Sketch
+		it.Vector, it.Sketch, it.Signatures = true, d.Sketch, d.Vec.Len()
 		emit(vectorKeyPrefix+dedup.ExactKey(d.Vec), it)
 	}
 }
@@ -156,7 +159,7 @@ func (fn *exactHitsFn) ProcessElement(_ string, priors func(*priorRef) bool, ite
 	}
 	var it exactItem
 	for items(&it) {
-		if it.Vector && !dedup.Verify(it.Sketch, p.Sketch, it.Site, dedup.SiteOf(p.Ref), fn.Share).OK {
+		if it.Vector && !dedup.Verify(it.Sketch, p.Sketch, it.Site, dedup.SiteOf(p.Ref), dedup.Weak(it.Signatures, it.Signatures), fn.Share).OK {
 			it = exactItem{}
 			continue
 		}

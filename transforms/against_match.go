@@ -158,7 +158,7 @@ func (fn *matchAgainstFn) ProcessElement(ctx context.Context, _ string, priors f
 		}
 		for _, pr := range match.MatchCross(a, b, fn.Tau) {
 			p, n := ps[pr.A], ns[pr.B-len(a)]
-			if !rule.Keep(pr.Jaccard, p.Site, n.Site) || !dedup.Verify(n.Sketch, p.Sketch, n.Site, p.Site, fn.Share).OK {
+			if !rule.Keep(pr.Jaccard, p.Site, n.Site) || !dedup.Verify(n.Sketch, p.Sketch, n.Site, p.Site, dedup.Weak(n.Vec.Len(), p.Vec.Len()), fn.Share).OK {
 				continue
 			}
 			againstPairs.Inc(ctx, 1)

@@ -100,7 +100,7 @@ func TestAgainstComposites(t *testing.T) {
 		passert.Equals(s, beam.ParDo(s, clusterSummary, r.Clusters),
 			"P0 [N0 N1 N5] seg=seg-1", "P1 [U0] seg=seg-1", "P2 [N2] seg=seg-1", "N3 [N4] seg=")
 		// The pairs among new pages: N1~N5 are one exact-copy group, N3~N4.
-		passert.Equals(s, beam.ParDo(s, foundSummary, found), pairSummary(dedup.NewPairRecord(docs[3].Ref, docs[3].Vec.Len(), docs[4].Ref, docs[4].Vec.Len(), j, dedup.Verify(docs[3].Sketch, docs[4].Sketch, docs[3].Site, docs[4].Site, 0))))
+		passert.Equals(s, beam.ParDo(s, foundSummary, found), pairSummary(dedup.NewPairRecord(docs[3].Ref, docs[3].Vec.Len(), docs[4].Ref, docs[4].Vec.Len(), j, dedup.Verify(docs[3].Sketch, docs[4].Sketch, docs[3].Site, docs[4].Site, false, 0))))
 		if err := ptest.Run(pl); err != nil {
 			t.Fatalf("bound %d: %v", bound, err)
 		}

@@ -73,7 +73,7 @@ func newDecideCase(t *testing.T, res *dedup.Result, batchSize int) decideCase {
 	}
 	for _, q := range res.Pairs {
 		a, b := res.Docs[q.A], res.Docs[q.B]
-		v := dedup.Verify(a.Sketch, b.Sketch, match.NoSite, match.NoSite, 0) // res.Pairs are the verified candidates
+		v := dedup.Verify(a.Sketch, b.Sketch, match.NoSite, match.NoSite, false, 0) // res.Pairs are the verified candidates
 		f := foundPair{Pair: dedup.NewPairRecord(a.Ref, a.Vec.Len(), b.Ref, b.Vec.Len(), q.Jaccard, v), ABatch: batchOf[a.ID()], BBatch: batchOf[b.ID()]}
 		if f.Pair.A() != a.Ref {
 			f.ABatch, f.BBatch = f.BBatch, f.ABatch
@@ -83,7 +83,7 @@ func newDecideCase(t *testing.T, res *dedup.Result, batchSize int) decideCase {
 	for i, d := range res.Docs {
 		if r := res.RepOf[i]; r != i {
 			c.copies = append(c.copies, d.Key()+" "+res.Docs[r].Key())
-			v := dedup.Verify(d.Sketch, res.Docs[r].Sketch, match.NoSite, match.NoSite, 0)
+			v := dedup.Verify(d.Sketch, res.Docs[r].Sketch, match.NoSite, match.NoSite, false, 0)
 			c.copyLines = append(c.copyLines, mustLine(t, dedup.ExactCopy{Member: d.Ref, Rep: res.Docs[r].Ref, Signatures: d.Vec.Len(), Verified: v}.PairRecord()))
 		}
 	}
@@ -230,7 +230,7 @@ func smallResult(t *testing.T, p config.Params) *dedup.Result {
 	for _, q := range dedup.BruteForcePairs(res.Docs, p.Tau, p.SiteRule(), p.VerifyShare) {
 		if res.RepOf[q.A] == q.A && res.RepOf[q.B] == q.B {
 			res.Pairs, res.Candidates = append(res.Pairs, q), append(res.Candidates, q)
-			res.Verified = append(res.Verified, dedup.Verify(res.Docs[q.A].Sketch, res.Docs[q.B].Sketch, match.NoSite, match.NoSite, 0))
+			res.Verified = append(res.Verified, dedup.Verify(res.Docs[q.A].Sketch, res.Docs[q.B].Sketch, match.NoSite, match.NoSite, false, 0))
 		}
 	}
 	var err error

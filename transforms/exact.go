@@ -234,7 +234,7 @@ func (fn *collapseFn) ProcessElement(ctx context.Context, _ int, members func(*[
 			if h.Size < 2 {
 				continue
 			}
-			v := dedup.Verify(m.Sketch, h.Sketch, m.Site, h.RepSite, fn.Share)
+			v := dedup.Verify(m.Sketch, h.Sketch, m.Site, h.RepSite, dedup.Weak(m.Signatures, m.Signatures), fn.Share)
 			if m.Page.Ref == h.Rep {
 				v = dedup.Verification{ShareA: 1, ShareB: 1, OK: true}
 			}

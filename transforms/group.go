@@ -55,7 +55,7 @@ func foundRecord(f foundPair) output.PairRecord { return f.Pair }
 // newFound is the found pair of documents x and y at Jaccard j, verified
 // at share (dedup.Verify).
 func newFound(x, y matchDoc, j, share float64) foundPair {
-	v := dedup.Verify(x.Sketch, y.Sketch, x.Site, y.Site, share)
+	v := dedup.Verify(x.Sketch, y.Sketch, x.Site, y.Site, dedup.Weak(x.Vec.Len(), y.Vec.Len()), share)
 	f := foundPair{Pair: dedup.NewPairRecord(x.Ref, x.Vec.Len(), y.Ref, y.Vec.Len(), j, v), ABatch: x.Batch, BBatch: y.Batch}
 	if f.Pair.A() != x.Ref {
 		f.ABatch, f.BBatch = y.Batch, x.Batch
