@@ -63,4 +63,4 @@ func (d Doc) BestPage() Page {
 // SiteOf returns where the page of r is for the same-site rule and
 // verification (match.Site): its site (warc.Site) and the URL it captures
 // (warc.URLKey).
-func SiteOf(r warc.Ref) match.Site { return match.SiteOfURL(r.Site(), warc.URLKey(r.URI)) }
+func SiteOf(r warc.Ref) match.Site { return match.SiteOf(r.Site(), warc.URLKey(r.URI)) }

@@ -2,6 +2,7 @@ package dedup
 
 import (
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/internal/hashx"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
@@ -45,30 +46,7 @@ func (c BlockCount) Add(o BlockCount) BlockCount {
 
 // unite returns the smallest config.MaxSharedBlockPages distinct values of
 // two ascending lists.
-func unite(x, y []uint64) []uint64 {
-	if len(x)+len(y) == 0 {
-		return nil
-	}
-	out := make([]uint64, 0, min(len(x)+len(y), config.MaxSharedBlockPages))
-	i, j := 0, 0
-	for len(out) < config.MaxSharedBlockPages && (i < len(x) || j < len(y)) {
-		var v uint64
-		switch {
-		case j >= len(y) || (i < len(x) && x[i] < y[j]):
-			v = x[i]
-			i++
-		case i >= len(x) || y[j] < x[i]:
-			v = y[j]
-			j++
-		default: // equal
-			v = x[i]
-			i++
-			j++
-		}
-		out = append(out, v)
-	}
-	return out
-}
+func unite(x, y []uint64) []uint64 { return hashx.UniteSmallest(x, y, config.MaxSharedBlockPages) }
 
 // Distinct estimates the number of distinct values a sketch (Add) was
 // built from: exact when it holds fewer than k values, else the

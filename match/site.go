@@ -39,12 +39,9 @@ type Site struct {
 // NoSite is the Site of a page without a site and of a group on several.
 var NoSite = Site{}
 
-// SiteOf returns the Site of a site name alone (no URL).
-func SiteOf(name string) Site { return Site{Name: nameHash(name)} }
-
-// SiteOfURL returns the Site of a site name and of the key of the URL a
-// page captures (warc.URLKey; "" for none).
-func SiteOfURL(name, url string) Site { return Site{Name: nameHash(name), URL: nameHash(url)} }
+// SiteOf returns the Site of a site name and of the key of the URL a page
+// captures (warc.URLKey; "" for none).
+func SiteOf(name, url string) Site { return Site{Name: nameHash(name), URL: nameHash(url)} }
 
 // nameHash is FNV-1a 64 of a name: 0 for "", and 1 should a name hash to
 // 0.

@@ -8,9 +8,9 @@ import (
 // A group's site is its pages' one site, or NoSite when they are on
 // several or have none; merging is associative and commutative.
 func TestMergeSites(t *testing.T) {
-	a, b := SiteOf("a.example"), SiteOf("b.example")
-	if a == NoSite || a == b || SiteOf("") != NoSite {
-		t.Fatalf("SiteOf: a %v b %v empty %v", a, b, SiteOf(""))
+	a, b := SiteOf("a.example", ""), SiteOf("b.example", "")
+	if a == NoSite || a == b || SiteOf("", "") != NoSite {
+		t.Fatalf("SiteOf: a %v b %v empty %v", a, b, SiteOf("", ""))
 	}
 	for _, c := range []struct {
 		in   []Site
@@ -36,13 +36,13 @@ func TestMergeSites(t *testing.T) {
 // The rule keeps every pair across sites at τ, a pair of one site only at
 // SameSiteTau unless both capture one URL; 0 keeps all (the paper's rule).
 func TestSiteRule(t *testing.T) {
-	a, b := SiteOf("a.example"), SiteOf("b.example")
+	a, b := SiteOf("a.example", ""), SiteOf("b.example", "")
 	r := SiteRule{SameSiteTau: 0.9}
-	home, home2, about := SiteOfURL("a.example", "a.example"), SiteOfURL("a.example", "a.example"), SiteOfURL("a.example", "a.example/about")
+	home, home2, about := SiteOf("a.example", "a.example"), SiteOf("a.example", "a.example"), SiteOf("a.example", "a.example/about")
 	for _, c := range []struct {
 		x, y Site
 		want bool
-	}{{home, home2, true}, {home, about, false}, {home, a, false}, {a, a, false}, {SiteOfURL("", "x"), SiteOfURL("", "x"), true}} {
+	}{{home, home2, true}, {home, about, false}, {home, a, false}, {a, a, false}, {SiteOf("", "x"), SiteOf("", "x"), true}} {
 		if got := r.Keep(0.5, c.x, c.y); got != c.want {
 			t.Errorf("Keep(0.5, %v, %v) = %v, want %v", c.x, c.y, got, c.want)
 		}

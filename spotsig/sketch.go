@@ -65,7 +65,11 @@ type Sketch struct {
 
 // Complete reports whether the sketch holds every element of its main
 // text (and so its shares are exact on a page without periphery).
-func (s Sketch) Complete() bool { return int(s.Words) <= len(s.Min) }
+func (s Sketch) Complete() bool { return complete(s.Words, s.Min) }
+
+// complete reports whether the sketch hs of a text of words words holds
+// every element of it.
+func complete(words uint32, hs []uint32) bool { return int(words) <= len(hs) }
 
 // Bytes is the sketch's size in memory, less the slice headers.
 func (s Sketch) Bytes() int { return 8 + 4*len(s.Min) + 4*len(s.WholeMin) }
@@ -127,28 +131,7 @@ func sketchMain(sk *sketcher, text []byte, periphery []span) Sketch {
 		// The whole text's smallest are among the main text's smallest
 		// and the periphery's.
 		out.WholeWords = uint32(len(sk.main) + len(sk.side))
-		out.WholeMin = mergeSmallest(out.Min, sk.smallest(side, WholeSketchSize), WholeSketchSize)
-	}
-	return out
-}
-
-// mergeSmallest returns the size smallest distinct values of two
-// ascending, distinct lists, ascending.
-func mergeSmallest(a, b []uint32, size int) []uint32 {
-	out := make([]uint32, 0, min(size, len(a)+len(b)))
-	i, j := 0, 0
-	for len(out) < size && (i < len(a) || j < len(b)) {
-		switch {
-		case j >= len(b) || (i < len(a) && a[i] < b[j]):
-			out = append(out, a[i])
-			i++
-		case i >= len(a) || b[j] < a[i]:
-			out = append(out, b[j])
-			j++
-		default:
-			out = append(out, a[i])
-			i, j = i+1, j+1
-		}
+		out.WholeMin = hashx.UniteSmallest(out.Min, sk.smallest(side, WholeSketchSize), WholeSketchSize)
 	}
 	return out
 }
@@ -264,7 +247,7 @@ func shares(aw uint32, am []uint32, bw uint32, bm []uint32) (ab, ba float64) {
 	}
 	// limit: every element of a page at or below it is in its sketch.
 	limit := func(w uint32, m []uint32) uint64 {
-		if int(w) <= len(m) {
+		if complete(w, m) {
 			return 1 << 32
 		}
 		return uint64(m[len(m)-1])

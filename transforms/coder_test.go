@@ -34,7 +34,7 @@ func randomDoc(r *rand.Rand, n int) doc {
 				Offset:   r.Int64N(1 << 40),
 				Inner:    r.Int64N(1 << 20),
 			}, Rank: "00ff17", Digest: "sha1:abc", Capped: []string{"tokens"}},
-			Site: match.SiteOf("example.org"),
+			Site: match.SiteOf("example.org", ""),
 			Vec:  v,
 		},
 		Batch: "batch-1",

@@ -255,7 +255,7 @@ func TestMatchGroupsComposite(t *testing.T) {
 	sites := make([]match.Site, len(docs))
 	for i := range docs {
 		// Three sites; the pairs of one site need Jaccard 0.9.
-		docs[i].Site = match.SiteOf(fmt.Sprintf("site%d.example", i%3))
+		docs[i].Site = match.SiteOf(fmt.Sprintf("site%d.example", i%3), "")
 		vecs[i], sites[i] = docs[i].Vec, docs[i].Site
 	}
 	batches := inBatches(docs, 10)

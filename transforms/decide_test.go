@@ -224,7 +224,7 @@ func smallResult(t *testing.T, p config.Params) *dedup.Result {
 		vec spotsig.Vector
 	}{{0, seq(1, 10)}, {1, seq(5, 10)}, {2, seq(9, 10)}, {3, seq(1, 10)}, {7, seq(100, 10)}} {
 		ref := res.Pages[d.i].Ref
-		res.Docs = append(res.Docs, dedup.Doc{Page: dedup.Page{Ref: ref}, Site: match.SiteOf(ref.Site()), Vec: d.vec, Lang: []string{"en", "de"}[d.i%2]})
+		res.Docs = append(res.Docs, dedup.Doc{Page: dedup.Page{Ref: ref}, Site: dedup.SiteOf(ref), Vec: d.vec, Lang: []string{"en", "de"}[d.i%2]})
 	}
 	res.RepOf, _ = dedup.Collapse(res.Docs, p.VerifyShare)
 	for _, q := range dedup.BruteForcePairs(res.Docs, p.Tau, p.SiteRule(), p.VerifyShare) {

@@ -1,7 +1,8 @@
 // Package hashx holds the two unseeded 64-bit hashes the job uses, so that
 // every worker and machine computes the same values: FNV-1a (spot
 // signature and shingle identifiers) and the SplitMix64 finalizer (a
-// bijective mixer for well-spread bits).
+// bijective mixer for well-spread bits), and the union of two bottom-k
+// sketches of such hashes (UniteSmallest).
 package hashx
 
 // FNV-1a 64-bit offset basis and prime (the standard constants).
@@ -39,4 +40,29 @@ func Mix64(x uint64) uint64 {
 	x *= 0x94d049bb133111eb
 	x ^= x >> 31
 	return x
+}
+
+// UniteSmallest returns the k smallest distinct values of two ascending,
+// distinct lists (bottom-k sketches of two sets: the sketch of their
+// union), ascending; nil when both are empty.
+func UniteSmallest[T uint32 | uint64](x, y []T, k int) []T {
+	if len(x)+len(y) == 0 {
+		return nil
+	}
+	out := make([]T, 0, min(len(x)+len(y), k))
+	i, j := 0, 0
+	for len(out) < k && (i < len(x) || j < len(y)) {
+		switch {
+		case j >= len(y) || (i < len(x) && x[i] < y[j]):
+			out = append(out, x[i])
+			i++
+		case i >= len(x) || y[j] < x[i]:
+			out = append(out, y[j])
+			j++
+		default: // equal
+			out = append(out, x[i])
+			i, j = i+1, j+1
+		}
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package hashx
 
 import (
 	"hash/fnv"
+	"slices"
 	"testing"
 )
 
@@ -21,5 +22,24 @@ func TestHashes(t *testing.T) {
 	}
 	if got := Mix64(0x9e3779b97f4a7c15); got != 0xe220a8397b1dcdaf {
 		t.Errorf("Mix64 = %x, want e220a8397b1dcdaf", got)
+	}
+}
+
+// UniteSmallest is the k smallest distinct values of the sorted union.
+func TestUniteSmallest(t *testing.T) {
+	for _, c := range []struct {
+		x, y []uint32
+		k    int
+		want []uint32
+	}{
+		{nil, nil, 3, nil},
+		{[]uint32{1, 4, 9}, []uint32{2, 4, 5}, 4, []uint32{1, 2, 4, 5}},
+		{[]uint32{1, 4, 9}, []uint32{2, 4, 5}, 10, []uint32{1, 2, 4, 5, 9}},
+		{[]uint32{3}, nil, 1, []uint32{3}},
+		{nil, []uint32{7, 8}, 1, []uint32{7}},
+	} {
+		if got := UniteSmallest(c.x, c.y, c.k); !slices.Equal(got, c.want) || (got == nil) != (c.want == nil) {
+			t.Errorf("UniteSmallest(%v, %v, %d) = %v, want %v", c.x, c.y, c.k, got, c.want)
+		}
 	}
 }
