@@ -153,8 +153,11 @@ func appendBool(buf []byte, b bool) []byte {
 // encodeBatch is docBatch's Beam coder: a version byte, ID as uvarint length +
 // bytes, the number of documents as a uvarint, and each document
 // (appendDoc).
-func encodeBatch(b docBatch) []byte {
-	buf := append(make([]byte, 0, 1024), docCoderVersion)
+func encodeBatch(b docBatch) []byte { return appendBatch(make([]byte, 0, 1024), b) }
+
+// appendBatch appends b as encodeBatch writes it.
+func appendBatch(buf []byte, b docBatch) []byte {
+	buf = append(buf, docCoderVersion)
 	buf = appendString(buf, b.ID)
 	buf = binary.AppendUvarint(buf, uint64(len(b.Docs)))
 	for _, d := range b.Docs {

@@ -1,6 +1,7 @@
 package transforms
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"reflect"
@@ -17,6 +18,7 @@ func init() {
 	beam.RegisterType(reflect.TypeOf((*blockEntry)(nil)).Elem())
 	registerDoFn(&blockShardsFn{})
 	register.Function1x2[docBatch, string, docBatch](keyBatch)
+	registerDoFn(&packBatchFn{})
 	registerDoFn(&sharedBlocksFn{})
 	registerDoFn(&resolveBatchFn{})
 	register.Emitter2[int, []blockEntry]()
@@ -59,7 +61,7 @@ func DropSharedBlocks(s beam.Scope, st *Stats, batches beam.PCollection, p confi
 	s = s.Scope("DropSharedBlocks")
 	parts := beam.ParDo(s, &blockShardsFn{Limit: mergeLimit}, batches)
 	shared := beam.ParDo(s, &sharedBlocksFn{MinPages: p.SharedBlockPages}, beam.GroupByKey(s, parts))
-	out, dropped, langs := beam.ParDo3(s, &resolveBatchFn{}, beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, batches), shared))
+	out, dropped, langs := beam.ParDo3(s, &resolveBatchFn{}, beam.CoGroupByKey(s, beam.ParDo(s, &packBatchFn{}, batches), shared))
 	st.Sum(s, output.StatSharedSignatures, dropped)
 	st.Add(beam.CombinePerKey(s, sumInt, langs))
 	return out
@@ -67,6 +69,21 @@ func DropSharedBlocks(s beam.Scope, st *Stats, batches beam.PCollection, p confi
 
 // keyBatch keys a batch by its ID.
 func keyBatch(b docBatch) (string, docBatch) { return b.ID, b }
+
+// packBatchFn keys a batch by its ID, encoded (encodeBatch), for the
+// join that waits for the shared blocks. The direct runner holds every
+// input of a join as it came until the join runs, and the batches waiting
+// there, blocks and all, are the largest thing a run holds: encoded they
+// take a fraction of their Go values' memory, and the collector has
+// nothing in them to scan (docs/benchmarks.md, "Batches held encoded").
+// Other runners encode them anyway. A batch is encoded into a buffer
+// reused across batches, then copied at its size.
+type packBatchFn struct{ buf []byte }
+
+func (fn *packBatchFn) ProcessElement(b docBatch) (string, []byte) {
+	fn.buf = appendBatch(fn.buf[:0], b)
+	return b.ID, bytes.Clone(fn.buf)
+}
 
 // blockEntry is one block's counts and the IDs of the batches that have
 // it, as far as one bundle saw them.
@@ -165,14 +182,17 @@ func (fn *sharedBlocksFn) FinishBundle(emit func(string, []uint64)) { fn.merge.f
 // statistics of the batch's documents on its other outputs.
 type resolveBatchFn struct{}
 
-func (fn *resolveBatchFn) ProcessElement(ctx context.Context, id string, batches func(*docBatch) bool, hashes func(*[]uint64) bool, emit func(docBatch), dropped func(int), stat func(string, int)) error {
-	var b docBatch
-	if !batches(&b) {
+func (fn *resolveBatchFn) ProcessElement(ctx context.Context, id string, batches func(*[]byte) bool, hashes func(*[]uint64) bool, emit func(docBatch), dropped func(int), stat func(string, int)) error {
+	var enc, other []byte
+	if !batches(&enc) {
 		return nil // cannot happen: every reference comes from a batch
 	}
-	var other docBatch
 	if batches(&other) {
 		return fmt.Errorf("shared blocks: two batches with the ID %x", id)
+	}
+	b, err := decodeBatch(enc)
+	if err != nil {
+		return fmt.Errorf("shared blocks: %w", err)
 	}
 	shared := map[uint64]bool{}
 	var hs []uint64
