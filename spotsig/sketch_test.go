@@ -228,3 +228,20 @@ func TestSmallestEqualsSort(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSmallest is the selection of a sketch's hashes from the
+// elements of pages of 100 and 2,000 words.
+func BenchmarkSmallest(b *testing.B) {
+	for _, n := range []int{100, 2000} {
+		el := make([]uint32, n)
+		for i := range el {
+			el[i] = uint32(hashx.Mix64(uint64(i)) >> 32)
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			var sk sketcher
+			for b.Loop() {
+				sk.smallest(el, SketchSize)
+			}
+		})
+	}
+}
