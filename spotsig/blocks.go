@@ -44,7 +44,10 @@ func (e *Extractor) ExtractPayloadBlocks(payload []byte, contentType string) (bl
 	if err != nil {
 		return nil, st, err
 	}
-	return e.extractBlocks(s, s.text, spans, &st.Extract), st, nil
+	s.sketch = true
+	blocks = e.extractBlocks(s, s.text, spans, &st.Extract)
+	st.Sketch = s.sk.sketch()
+	return blocks, st, nil
 }
 
 // extractBlocks is extract with the signatures of each block apart; the

@@ -29,7 +29,10 @@ func (e *Extractor) ExtractPayload(payload []byte, contentType string) (Vector, 
 	if err != nil {
 		return Vector{}, st, err
 	}
-	return e.extract(s, s.text, spans, &st.Extract), st, nil
+	s.sketch = true
+	v := e.extract(s, s.text, spans, &st.Extract)
+	st.Sketch = s.sk.sketch()
+	return v, st, nil
 }
 
 // payloadText writes the text of payload to s.text and returns the spans
@@ -50,6 +53,5 @@ func (e *Extractor) payloadText(s *scratch, payload []byte, contentType string, 
 	if kind == KindHTML {
 		periphery = s.lay.periphery(s.text)
 	}
-	st.Sketch = sketchMain(&s.sk, s.text, periphery)
 	return periphery, nil
 }

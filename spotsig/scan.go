@@ -75,14 +75,27 @@ func (e *Extractor) scan(s *scratch, text []byte, spans []span, st *ExtractStats
 	t := tokenizer{text: text, buf: s.tokbuf}
 	examined := 0
 	termNL := false // the previous token was ended by a '\n'
+	// With s.sketch, every word of the text goes to the sketch (sketch.go),
+	// the main text's and the periphery's apart, past the token cap too.
+	s.sk.main, s.sk.side = s.sk.main[:0], s.sk.side[:0]
+	periphery := spans
 	for {
 		p0 := t.pos
 		tok, ok := t.next()
 		if !ok {
 			break
 		}
+		if s.sketch {
+			s.sk.add(tok, t.end, &periphery)
+		}
 		if examined >= e.cfg.maxTokens {
 			st.TokensTruncated = true
+			for s.sketch {
+				if tok, ok = t.next(); !ok {
+					break
+				}
+				s.sk.add(tok, t.end, &periphery)
+			}
 			break
 		}
 		examined++

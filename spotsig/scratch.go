@@ -13,6 +13,7 @@ func (e *Extractor) release(s *scratch) {
 	if cap(s.ends) > maxPooledTokens || cap(s.arena) > 8*maxPooledTokens || cap(s.text) > 8*maxPooledTokens || cap(s.tokbuf) > 8*maxPooledTokens || cap(s.hashes) > maxPooledTokens || cap(s.blocks) > maxPooledTokens || cap(s.hblock) > maxPooledTokens || cap(s.votes) > 4*maxPooledTokens || cap(s.sk.el) > maxPooledTokens {
 		return
 	}
+	s.sketch = false
 	e.scratch.Put(s)
 }
 
@@ -39,6 +40,7 @@ type scratch struct {
 	page   int32     // the text's language (index into the word table's data)
 	votes  []int32   // the votes of the kept blocks (block.votes)
 	sk     sketcher  // the main-text sketch's word hashes (sketch.go)
+	sketch bool      // scan gathers them (payload extractions)
 }
 
 // block is a kept block of the scanned text.

@@ -86,33 +86,39 @@ func (s Sketch) whole() (uint32, []uint32) {
 // lower-cased), as a multiset.
 func SketchText(text []byte) Sketch {
 	var sk sketcher
-	return sketchMain(&sk, text, nil)
+	t := tokenizer{text: text}
+	for {
+		tok, ok := t.next()
+		if !ok {
+			return sk.sketch()
+		}
+		sk.main = append(sk.main, wordHash(tok))
+	}
 }
 
-// sketchMain is the Sketch of text whose main text is the text outside
-// periphery (ascending, disjoint spans of text), with the working memory
-// of sk (reused across calls; its buffers stay with the caller's scratch).
-func sketchMain(sk *sketcher, text []byte, periphery []span) Sketch {
-	sk.main, sk.side = sk.main[:0], sk.side[:0]
-	t := tokenizer{buf: sk.tok[:0]}
-	each := func(part []byte, to *[]uint64) {
-		t.text, t.pos = part, 0
-		for {
-			tok, ok := t.next()
-			if !ok {
-				return
-			}
-			*to = append(*to, hashx.FNVAdd(hashx.FNVOffset, tok))
-		}
+// wordHash is the hash of a word (a token) that its elements are made of.
+func wordHash(tok []byte) uint64 { return hashx.FNVAdd(hashx.FNVOffset, tok) }
+
+// add gathers word tok, whose last byte is just before byte offset end of
+// the text, into main or side: side when it lies in one of periphery (the
+// periphery spans not yet passed, ascending; advanced past it).
+func (sk *sketcher) add(tok []byte, end int, periphery *[]span) {
+	p := *periphery
+	for len(p) > 0 && end > p[0].end {
+		p = p[1:]
 	}
-	at := 0
-	for _, p := range periphery {
-		each(text[at:p.start], &sk.main)
-		each(text[p.start:p.end], &sk.side)
-		at = p.end
+	*periphery = p
+	if len(p) > 0 && end > p[0].start {
+		sk.side = append(sk.side, wordHash(tok))
+		return
 	}
-	each(text[at:], &sk.main)
-	sk.tok = t.buf
+	sk.main = append(sk.main, wordHash(tok))
+}
+
+// sketch returns the Sketch of the words gathered in sk.main (the main
+// text's, in text order) and sk.side (the periphery's), and empties them.
+// The scan of a page's text (scan.go) gathers them as it tokenizes it.
+func (sk *sketcher) sketch() Sketch {
 	// Each word's occurrences are numbered as they come (word#1, word#2,
 	// …), the main text's first: its elements are the main text's
 	// multiset, and with the periphery's after them, the whole text's.
@@ -133,6 +139,7 @@ func sketchMain(sk *sketcher, text []byte, periphery []span) Sketch {
 		out.WholeWords = uint32(len(sk.main) + len(sk.side))
 		out.WholeMin = hashx.UniteSmallest(out.Min, sk.smallest(side, WholeSketchSize), WholeSketchSize)
 	}
+	sk.main, sk.side = sk.main[:0], sk.side[:0]
 	return out
 }
 
@@ -151,7 +158,6 @@ type sketcher struct {
 	el, low    []uint32
 	tmp        []uint32 // sortUniform's
 	starts     []int32  // sortUniform's
-	tok        []byte
 }
 
 // counter counts words by hash: an open-addressing table, linear probing,

@@ -245,3 +245,73 @@ func BenchmarkSmallest(b *testing.B) {
 		})
 	}
 }
+
+// TestSketchOfTheScan: the sketch that the scan gathers as it tokenizes a
+// page (ExtractPayloadBlocks) is the sketch of its main text and of its
+// whole text, each tokenized apart (MainText; the periphery alone), on the
+// real pages of testdata, eval/realpages and the shared WARCs; and a
+// page cut by the token cap still has every word in its sketch.
+func TestSketchOfTheScan(t *testing.T) {
+	var files []string
+	for _, pat := range []string{
+		filepath.Join("..", "testdata", "*.warc*"),
+		filepath.Join("..", "eval", "realpages", "warcs", "*.warc*"),
+		filepath.Join(warcDir, "*.warc*"),
+	} {
+		m, _ := filepath.Glob(pat)
+		files = append(files, m...)
+	}
+	ex, capped := mustExtractor(t), mustExtractor(t, WithMaxTokens(50))
+	var pages, withPeriphery int
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = warc.ReadFile(f, filepath.Base(name), warc.Options{}, func(r warc.Record) error {
+			_, st, err := ex.ExtractPayloadBlocks(r.Payload, r.ContentType)
+			if r.Skip != "" || err != nil {
+				return nil
+			}
+			s := ex.scratch.Get().(*scratch)
+			var pst PayloadStats
+			periphery, _ := ex.payloadText(s, r.Payload, r.ContentType, &pst)
+			var sk sketcher
+			at := 0
+			words := func(part []byte, to *[]uint64) {
+				Tokenize(part, func(tok []byte) { *to = append(*to, wordHash(tok)) })
+			}
+			for _, p := range periphery {
+				words(s.text[at:p.start], &sk.main)
+				words(s.text[p.start:p.end], &sk.side)
+				at = p.end
+			}
+			words(s.text[at:], &sk.main)
+			ex.release(s)
+			want := sk.sketch()
+			if !sketchEqual(st.Sketch, want) {
+				t.Errorf("%s @%d: sketch of the scan %d/%d words, of the text's parts %d/%d", r.TargetURI, r.Offset, st.Sketch.Words, st.Sketch.WholeWords, want.Words, want.WholeWords)
+			}
+			if _, cst, err := capped.ExtractPayloadBlocks(r.Payload, r.ContentType); err == nil && !sketchEqual(cst.Sketch, want) {
+				t.Errorf("%s @%d: sketch under a cap of 50 tokens differs", r.TargetURI, r.Offset)
+			}
+			pages++
+			if want.WholeWords > 0 {
+				withPeriphery++
+			}
+			return nil
+		})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d pages, %d with periphery", pages, withPeriphery)
+	if pages < 300 || withPeriphery < pages/3 {
+		t.Fatalf("%d pages, %d with periphery: want >= 300 and a third", pages, withPeriphery)
+	}
+}
+
+func sketchEqual(a, b Sketch) bool {
+	return a.Words == b.Words && a.WholeWords == b.WholeWords && slices.Equal(a.Min, b.Min) && slices.Equal(a.WholeMin, b.WholeMin)
+}

@@ -91,9 +91,11 @@ var asciiClass = func() (t [128]uint8) {
 }()
 
 // tokenizer is the pull form of Tokenize: next returns the next word in buf.
+// end is the byte offset just past the last word's last byte in text.
 type tokenizer struct {
 	text []byte
 	pos  int
+	end  int
 	buf  []byte
 }
 
@@ -137,7 +139,7 @@ func (t *tokenizer) next() ([]byte, bool) {
 			}
 			// Separator (or an apostrophe that cannot be inside a word).
 			if len(buf) > 0 {
-				t.pos, t.buf = i, buf
+				t.pos, t.end, t.buf = i, i-1, buf
 				return buf, true
 			}
 			apos = false
@@ -158,11 +160,11 @@ func (t *tokenizer) next() ([]byte, bool) {
 			// A script written without spaces: every character is a token
 			// of its own (see Tokenize), ending the word before it.
 			if len(buf) > 0 {
-				t.pos, t.buf = i, buf
+				t.pos, t.end, t.buf = i, i, buf
 				return buf, true
 			}
 			buf = utf8.AppendRune(buf, r)
-			t.pos, t.buf = i+size, buf
+			t.pos, t.end, t.buf = i+size, i+size, buf
 			return buf, true
 		case isApostrophe(r): // before IsLetter: U+02BC is a letter (Lm)
 			if len(buf) > 0 && !apos {
@@ -185,12 +187,12 @@ func (t *tokenizer) next() ([]byte, bool) {
 		}
 		i += size
 		if len(buf) > 0 {
-			t.pos, t.buf = i, buf
+			t.pos, t.end, t.buf = i, i-size, buf
 			return buf, true
 		}
 		apos = false
 	}
-	t.pos, t.buf = i, buf
+	t.pos, t.end, t.buf = i, i, buf
 	if len(buf) > 0 {
 		return buf, true
 	}
