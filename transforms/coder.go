@@ -233,8 +233,10 @@ func decodePart(b []byte) (docPart, error) {
 	}
 	if r.err == nil && n > 0 {
 		out.Docs = make([]matchDoc, n)
+		bodies := make([]matchBody, n)
 		for i := range out.Docs {
 			d := &out.Docs[i]
+			d.matchBody = &bodies[i]
 			d.RecordID, d.URI, d.File = r.string(), r.string(), r.string()
 			d.Offset, d.Inner = r.varint(), r.varint()
 			d.Site = r.site()

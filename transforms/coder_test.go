@@ -144,7 +144,7 @@ func TestPartCoderRoundTrip(t *testing.T) {
 		d := randomDoc(r, n)
 		d.Batch, d.Guest = fmt.Sprint("batch-", i), i == 1
 		p.Docs = append(p.Docs, partDoc(d))
-		if want := (matchDoc{Ref: d.Ref, Site: d.Site, Vec: d.Vec, Batch: d.Batch, Guest: d.Guest}); !reflect.DeepEqual(p.Docs[i], want) {
+		if want := (matchDoc{matchBody: &matchBody{Ref: d.Ref, Site: d.Site, Vec: d.Vec, Batch: d.Batch}, Guest: d.Guest}); !reflect.DeepEqual(p.Docs[i], want) {
 			t.Fatalf("partDoc: %+v, want %+v", p.Docs[i], want)
 		}
 	}

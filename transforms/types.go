@@ -56,23 +56,32 @@ const (
 )
 
 // matchDoc is what matching needs of a document (KeyByGroup to
-// MatchGroups): its identity, site, vector, batch ID and guest flag. A
-// hot partition's documents are sent to many tasks (matchTasks), so
-// matching carries this, about a third of a doc in memory, and the page's
-// other fields (rank, digest, date, exact-copy group, language) stay
-// behind.
+// MatchGroups): its identity, site, vector, sketch and batch ID (matchBody)
+// and its guest flag. A hot partition's documents are sent to many tasks
+// (matchTasks: a group cut into a grid of n blocks sends each document to
+// n tasks), so matching carries this and the page's other fields (rank,
+// digest, date, exact-copy group, language) stay behind; and a document's
+// copies share one body, so a copy costs 16 bytes where a runner does not
+// encode it (the direct runner: the tasks' parts held 1.4 GB of copies at
+// the peak of the 1,080,000-page crawl before, docs/benchmarks.md). No
+// stage changes a body once made.
 type matchDoc struct {
+	*matchBody
+	Guest bool
+}
+
+// matchBody is what the copies of a matchDoc share.
+type matchBody struct {
 	warc.Ref
 	Site   match.Site
 	Vec    spotsig.Vector
 	Sketch spotsig.Sketch
 	Batch  string
-	Guest  bool
 }
 
 // partDoc is d as matching needs it.
 func partDoc(d doc) matchDoc {
-	return matchDoc{Ref: d.Ref, Site: d.Site, Vec: d.Vec, Sketch: d.Sketch, Batch: d.Batch, Guest: d.Guest}
+	return matchDoc{matchBody: &matchBody{Ref: d.Ref, Site: d.Site, Vec: d.Vec, Sketch: d.Sketch, Batch: d.Batch}, Guest: d.Guest}
 }
 
 // docPart is a group's or a task's share of documents (KeyByGroup), at most
