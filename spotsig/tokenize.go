@@ -91,7 +91,8 @@ var asciiClass = func() (t [128]uint8) {
 }()
 
 // tokenizer is the pull form of Tokenize: next returns the next word in buf.
-// end is the byte offset just past the last word's last byte in text.
+// end is the byte offset in text where the last word ends (past an
+// apostrophe that ended it and is not part of it).
 type tokenizer struct {
 	text []byte
 	pos  int
