@@ -20,17 +20,7 @@ import (
 // with the markup rule off. It logs how many pages the lexer pass handed
 // back to htmlStd.
 func TestLexerAgreesWithXNet(t *testing.T) {
-	var files []string
-	for _, pat := range []string{
-		filepath.Join("..", "testdata", "*.warc*"),
-		filepath.Join("..", "eval", "realpages", "warcs", "*.warc*"),
-		filepath.Join(warcDir, "*.warc*"),
-		goldWARC,
-		filepath.Join(sharedDir, "goldset-ml", "gold.warc.gz"),
-	} {
-		m, _ := filepath.Glob(pat)
-		files = append(files, m...)
-	}
+	files := realWARCs(goldWARC, filepath.Join(sharedDir, "goldset-ml", "gold.warc.gz"))
 	fast, std := mustExtractor(t), mustExtractor(t, withStdMarkup())
 	keep := []Option{WithMarkupBoilerplate(false)}
 	cfg, err := newSettings(nil)

@@ -252,15 +252,7 @@ func BenchmarkSmallest(b *testing.B) {
 // real pages of testdata, eval/realpages and the shared WARCs; and a
 // page cut by the token cap still has every word in its sketch.
 func TestSketchOfTheScan(t *testing.T) {
-	var files []string
-	for _, pat := range []string{
-		filepath.Join("..", "testdata", "*.warc*"),
-		filepath.Join("..", "eval", "realpages", "warcs", "*.warc*"),
-		filepath.Join(warcDir, "*.warc*"),
-	} {
-		m, _ := filepath.Glob(pat)
-		files = append(files, m...)
-	}
+	files := realWARCs()
 	ex, capped := mustExtractor(t), mustExtractor(t, WithMaxTokens(50))
 	var pages, withPeriphery int
 	for _, name := range files {

@@ -19,6 +19,22 @@ var (
 	warcDir   = filepath.Join(sharedDir, "warc")
 )
 
+// realWARCs returns the real pages' WARC files: testdata's,
+// eval/realpages' and the shared WARCs (those present), then those of the
+// globs more.
+func realWARCs(more ...string) []string {
+	var files []string
+	for _, pat := range append([]string{
+		filepath.Join("..", "testdata", "*.warc*"),
+		filepath.Join("..", "eval", "realpages", "warcs", "*.warc*"),
+		filepath.Join(warcDir, "*.warc*"),
+	}, more...) {
+		m, _ := filepath.Glob(pat)
+		files = append(files, m...)
+	}
+	return files
+}
+
 // page is one HTTP response of a WARC file: its target URI, the full HTTP
 // Content-Type (parameters included) and the body.
 type page struct {
