@@ -2,9 +2,14 @@ package transforms
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -269,4 +274,83 @@ func TestExtractWorkerPanicReachesDoFn(t *testing.T) {
 		}
 	}()
 	fn.takeOldest(context.Background(), func(docBatch) {}, func(output.Reject) {}, func(dedup.Page) {})
+}
+
+// TestSketchCoder: the sketches of the real pages of testdata survive
+// the coder, and take fewer bytes than their hashes at 4 bytes each
+// (the whole text's hashes of the main text are a count); arbitrary
+// ascending sketches survive too; a whole text whose count of the main
+// text's hashes is not the longest prefix it holds, or hashes out of
+// order, are refused.
+func TestSketchCoder(t *testing.T) {
+	ex, err := spotsig.NewExtractor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.warc*"))
+	var sketches []spotsig.Sketch
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = warc.ReadFile(f, name, warc.Options{}, func(r warc.Record) error {
+			if _, st, err := ex.ExtractPayloadBlocks(r.Payload, r.ContentType); r.Skip == "" && err == nil {
+				sketches = append(sketches, st.Sketch)
+			}
+			return nil
+		})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	ascendingOf := func(n int) []uint32 {
+		set := map[uint32]bool{}
+		for len(set) < n {
+			set[r.Uint32()] = true
+		}
+		return slices.Sorted(maps.Keys(set))
+	}
+	random := 0
+	for n := range 40 {
+		main, whole := ascendingOf(n), ascendingOf(n%7)
+		if n%3 == 0 && len(main) > 2 { // share a prefix, and one later hash
+			whole = slices.Sorted(slices.Values(append(append(whole, main[:2]...), main[len(main)-1])))
+			whole = slices.Compact(whole)
+		}
+		sketches = append(sketches, spotsig.Sketch{Words: uint32(n), Min: main, WholeWords: uint32(200 + n), WholeMin: whole})
+		random++
+	}
+	var withWhole, bytes, raw int
+	for i, s := range sketches {
+		enc := appendSketch(nil, s)
+		dec := decoder{b: enc}
+		got := dec.sketch()
+		if dec.err != nil || len(dec.b) != 0 {
+			t.Fatalf("sketch %d: decode: %v, %d bytes left", i, dec.err, len(dec.b))
+		}
+		if got.Words != s.Words || got.WholeWords != s.WholeWords || !slices.Equal(got.Min, s.Min) || !slices.Equal(got.WholeMin, s.WholeMin) {
+			t.Fatalf("sketch %d: round trip changed it:\n got %+v\nwant %+v", i, got, s)
+		}
+		if i < len(sketches)-random && s.WholeWords > 0 {
+			withWhole++
+			bytes += len(enc)
+			raw += 4 * (len(s.Min) + len(s.WholeMin))
+		}
+	}
+	t.Logf("%d real sketches, %d with a whole text: %d bytes encoded, %d in hashes of 4 bytes", len(sketches)-random, withWhole, bytes, raw)
+	if withWhole < 100 || bytes >= raw*9/10 {
+		t.Errorf("%d sketches with a whole text in %d bytes: want >= 100, and < 0.9 of %d", withWhole, bytes, raw)
+	}
+	// Not the one encoding: c = 1 where Min[0:2] are both in the whole.
+	s := spotsig.Sketch{Words: 3, Min: []uint32{1, 2, 3}, WholeWords: 5, WholeMin: []uint32{1, 2, 9}}
+	bad := appendHashes(binary.AppendUvarint(appendHashes(nil, s.Words, s.Min), 1), s.WholeWords, []uint32{2, 9})
+	unordered := appendHashes(binary.AppendUvarint(appendHashes(nil, s.Words, []uint32{2, 1, 3}), 0), 0, nil)
+	for name, b := range map[string][]byte{"short prefix": bad, "unordered": unordered} {
+		if dec := (decoder{b: b}); dec.sketch().Words != 0 || dec.err == nil {
+			t.Errorf("%s: decoded without error", name)
+		}
+	}
 }
