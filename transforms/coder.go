@@ -42,8 +42,8 @@ func encodeDoc(d doc) []byte {
 // deltas from the previous hash (the first from 0), and the n frequencies
 // as uvarints), then the number of blocks as a uvarint and per block its
 // hash (8 bytes, little-endian), Main as one byte, Prev and Next (8 bytes
-// each), Lang as uvarint length + bytes and its vector, then the main-text
-// sketch (appendSketch), and last the document's Lang as uvarint length +
+// each), Lang as uvarint length + bytes and its vector, then the text
+// sketches (appendSketch), and last the document's Lang as uvarint length +
 // bytes. A vector of n
 // signatures thus costs at most 10n + 5n bytes, in practice about 10 (8–9
 // for a random 64-bit hash delta, 1 for the frequency).
@@ -348,7 +348,7 @@ var (
 // wrong version byte, truncated input, trailing bytes, a non-minimal varint
 // (so every doc has exactly one encoding), a flag byte other than 0 or 1,
 // hashes that are not strictly ascending or a frequency of 0 or above
-// 2^32-1; it never allocates more than the input can describe.
+// 2^32-1, a sketch out of order or not in its one encoding (sketch); it never allocates more than the input can describe.
 func decodeDoc(b []byte) (doc, error) {
 	if len(b) == 0 || b[0] != docCoderVersion {
 		return doc{}, fmt.Errorf("transforms: Doc encoding version %v, want %d", head(b), docCoderVersion)
