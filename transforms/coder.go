@@ -348,7 +348,8 @@ var (
 // wrong version byte, truncated input, trailing bytes, a non-minimal varint
 // (so every doc has exactly one encoding), a flag byte other than 0 or 1,
 // hashes that are not strictly ascending or a frequency of 0 or above
-// 2^32-1, a sketch out of order or not in its one encoding (sketch); it never allocates more than the input can describe.
+// 2^32-1, or a sketch out of order or not in its one encoding (sketch);
+// it never allocates more than the input can describe.
 func decodeDoc(b []byte) (doc, error) {
 	if len(b) == 0 || b[0] != docCoderVersion {
 		return doc{}, fmt.Errorf("transforms: Doc encoding version %v, want %d", head(b), docCoderVersion)
