@@ -102,13 +102,18 @@ func appendSketch(buf []byte, s spotsig.Sketch) []byte {
 		c++
 	}
 	buf = binary.AppendUvarint(buf, uint64(c))
-	rest := make([]uint32, 0, len(s.WholeMin)-c)
+	// The rest as appendHashes writes it: Min[:c] are in WholeMin, in order.
+	buf = binary.AppendUvarint(buf, uint64(s.WholeWords))
+	buf = binary.AppendUvarint(buf, uint64(len(s.WholeMin)-c))
+	j := 0
 	for _, h := range s.WholeMin {
-		if _, in := slices.BinarySearch(s.Min[:c], h); !in {
-			rest = append(rest, h)
+		if j < c && h == s.Min[j] {
+			j++
+			continue
 		}
+		buf = binary.LittleEndian.AppendUint32(buf, h)
 	}
-	return appendHashes(buf, s.WholeWords, rest)
+	return buf
 }
 
 // appendHashes appends one text's sketch: its words as a uvarint, the
