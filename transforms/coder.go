@@ -88,7 +88,7 @@ func (r *decoder) site() match.Site {
 // whole text's smallest hashes are the main text's smallest below some
 // bound and the periphery's (spotsig.Sketch), so the main text's usually
 // are its first c: on the 108,000-page crawl 52 of its 64 hashes, 210 of a
-// page's 1,545 encoded bytes (docs/benchmarks.md, "Batches held encoded").
+// page's 1,545 encoded bytes (docs/benchmarks.md, "Prism's memory").
 func appendSketch(buf []byte, s spotsig.Sketch) []byte {
 	buf = appendHashes(buf, s.Words, s.Min)
 	c := 0 // the longest prefix of Min that WholeMin holds
