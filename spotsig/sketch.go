@@ -86,14 +86,8 @@ func (s Sketch) whole() (uint32, []uint32) {
 // lower-cased), as a multiset.
 func SketchText(text []byte) Sketch {
 	var sk sketcher
-	t := tokenizer{text: text}
-	for {
-		tok, ok := t.next()
-		if !ok {
-			return sk.sketch()
-		}
-		sk.main = append(sk.main, wordHash(tok))
-	}
+	Tokenize(text, func(tok []byte) { sk.main = append(sk.main, wordHash(tok)) })
+	return sk.sketch()
 }
 
 // wordHash is the hash of a word (a token) that its elements are made of.

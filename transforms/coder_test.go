@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/output"
@@ -352,5 +353,65 @@ func TestSketchCoder(t *testing.T) {
 		if dec := (decoder{b: b}); dec.sketch().Words != 0 || dec.err == nil {
 			t.Errorf("%s: decoded without error", name)
 		}
+	}
+}
+
+// TestEncodedSizes reports what the documents of the first 20,000 pages
+// of the WARC file NDD_BENCH_WARC take encoded (appendDoc), part by part,
+// and how many of their whole-text sketch's hashes the coder writes as
+// the main text's (appendSketch): the figures of docs/benchmarks.md
+// ("Batches held encoded", "Prism's memory"). Skipped without it:
+//
+//	NDD_BENCH_WARC=/tmp/crawl108/crawl.warc.gz go test ./transforms -run TestEncodedSizes -v
+func TestEncodedSizes(t *testing.T) {
+	name := os.Getenv("NDD_BENCH_WARC")
+	if name == "" {
+		t.Skip("NDD_BENCH_WARC not set")
+	}
+	p := config.DefaultParams()
+	signer, err := dedup.NewSigner(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := p.Policy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var n, total, page, blocks, sketch, batch, withWhole, whole, fromMain int
+	dedup.ReadFile(name, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
+		s := dedup.Sign(context.Background(), signer, pol, c)
+		if n >= 20000 || !s.IsDoc() {
+			return
+		}
+		n++
+		d := doc{Doc: s.Doc, Batch: c.ID()} // a batch is named by its first page's ID
+		total += len(appendDoc(nil, d))
+		page += len(appendPage(nil, d.Page))
+		sketch += len(appendSketch(nil, d.Sketch))
+		batch += len(appendString(nil, d.Batch))
+		for _, b := range d.Blocks {
+			blocks += 25 + len(appendString(nil, b.Lang)) + len(appendVector(nil, b.Vec))
+		}
+		if d.Sketch.WholeWords > 0 {
+			withWhole++
+			whole += len(d.Sketch.WholeMin)
+			for _, h := range d.Sketch.WholeMin {
+				if _, in := slices.BinarySearch(d.Sketch.Min, h); in {
+					fromMain++
+				}
+			}
+		}
+	}, func(output.Reject) {})
+	if n == 0 {
+		t.Fatalf("%s: no document", name)
+	}
+	t.Logf("%d documents, bytes encoded a document: %d (page %d, blocks %d, sketches %d, batch ID %d)", n, total/n, page/n, blocks/n, sketch/n, batch/n)
+	if withWhole > 0 {
+		t.Logf("%d with a whole-text sketch: %.1f hashes, %.1f of them the main text's", withWhole, float64(whole)/float64(withWhole), float64(fromMain)/float64(withWhole))
 	}
 }
