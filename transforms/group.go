@@ -1,7 +1,9 @@
 package transforms
 
 import (
+	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"reflect"
 	"slices"
@@ -258,9 +260,8 @@ func gatherParts(ctx context.Context, parts func(*docPart) bool) groupDocs {
 		}
 		b = docPart{}
 	}
-	byKey := func(x, y *matchDoc) int { return x.Compare(y.Ref) }
-	slices.SortFunc(home, byKey)
-	slices.SortFunc(guests, byKey)
+	sortDocs(home)
+	sortDocs(guests)
 	g := groupDocs{all: append(home, guests...), home: len(home)}
 	for _, d := range g.all {
 		g.sigs += d.Vec.Len()
@@ -268,6 +269,51 @@ func gatherParts(ctx context.Context, parts func(*docPart) bool) groupDocs {
 	matchGroups.Inc(ctx, 1)
 	matchGroupLen.Update(ctx, int64(len(g.all)))
 	return g
+}
+
+// sortDocs sorts docs in the canonical record order (warc.Ref.Compare),
+// so that every runner gives the matcher the same order. It compares the
+// first 16 bytes of the record IDs past the prefix they all share
+// ("urn:uuid:"), held beside each pointer, and the whole Ref only where
+// those are equal: sorting by the Refs behind the pointers took 6 % of the
+// 1,080,000-page crawl's CPU, on a core the matcher's workers wait for
+// (docs/benchmarks.md, "The 1,080,000-page crawl's matching").
+func sortDocs(docs []*matchDoc) {
+	if len(docs) < 2 {
+		return
+	}
+	first := docs[0].RecordID
+	shared := len(first)
+	for _, d := range docs[1:] {
+		n := min(shared, len(d.RecordID))
+		i := 0
+		for i < n && first[i] == d.RecordID[i] {
+			i++
+		}
+		shared = i
+	}
+	type keyed struct {
+		hi, lo uint64 // bytes [shared, shared+16) of the record ID, big-endian, 0 past its end
+		d      *matchDoc
+	}
+	ks := make([]keyed, len(docs))
+	for i, d := range docs {
+		var b [16]byte
+		copy(b[:], d.RecordID[shared:])
+		ks[i] = keyed{binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:]), d}
+	}
+	slices.SortFunc(ks, func(x, y keyed) int {
+		if c := cmp.Compare(x.hi, y.hi); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.lo, y.lo); c != 0 {
+			return c
+		}
+		return x.d.Compare(y.d.Ref)
+	})
+	for i := range ks {
+		docs[i] = ks[i].d
+	}
 }
 
 // vectors returns the documents' vectors in the same order.

@@ -1,6 +1,7 @@
 package warc
 
 import (
+	"cmp"
 	"encoding/binary"
 	"hash/fnv"
 	"strconv"
@@ -116,13 +117,17 @@ func (r Ref) Less(o Ref) bool {
 	return r.Inner < o.Inner
 }
 
-// Compare is Less as a three-way comparison (for slices.SortFunc).
+// Compare is Less as a three-way comparison (for slices.SortFunc), each
+// field compared once.
 func (r Ref) Compare(o Ref) int {
-	switch {
-	case r.Less(o):
-		return -1
-	case o.Less(r):
-		return 1
+	if c := strings.Compare(r.RecordID, o.RecordID); c != 0 {
+		return c
 	}
-	return 0
+	if c := strings.Compare(r.File, o.File); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(r.Offset, o.Offset); c != 0 {
+		return c
+	}
+	return cmp.Compare(r.Inner, o.Inner)
 }
