@@ -5,7 +5,6 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/ndd-beam/ndd-beam/internal/hashx"
 	"github.com/ndd-beam/ndd-beam/output"
 )
 
@@ -39,28 +39,45 @@ const runPrefix = "run-"
 
 // shardOf is the shard of a line: fnv64a(line) mod shards.
 func shardOf(line string, shards int) int {
-	h := fnv.New64a()
-	h.Write([]byte(line))
-	return int(h.Sum64() % uint64(shards))
+	return int(hashx.FNVString(line) % uint64(shards))
 }
 
 // spillRunsFn writes the lines of a bundle as sorted runs, one per shard
 // that got lines, whenever it holds Limit bytes (spillBytes when 0) and at
 // the end of the bundle, and emits each run's path keyed by its shard.
-// Empty lines are dropped.
+// Empty lines are dropped. A spill is sorted and written on a goroutine of
+// its own while the next lines gather, at most one at a time (its paths
+// are emitted at the next spill or the bundle's end): the lines come from
+// the one goroutine the matcher's workers hand their pairs to, and sorting
+// and writing them there took 20 of its 95 CPU-s on the 1,080,000-page
+// crawl (docs/benchmarks.md, "The 1,080,000-page crawl's matching"). So a
+// bundle holds up to twice Limit.
 type spillRunsFn struct {
 	Dir, Prefix string
 	Shards      int
 	RunID       string
 	Limit       int
 
-	mem  [][]string
-	size int
+	mem     [][]string
+	size    int
+	writing chan spilled // the spill being written, nil if none
+}
+
+// spilled is what a spill wrote: each run's shard and path, or its error.
+type spilled struct {
+	shards []int
+	paths  []string
+	err    error
 }
 
 // StartBundle drops whatever an earlier, failed bundle of this instance
-// left unwritten: its lines are processed again by the bundle's retry.
+// left unwritten (its lines are processed again by the bundle's retry),
+// once its spill in progress, if any, is done.
 func (fn *spillRunsFn) StartBundle(func(int, string)) {
+	if fn.writing != nil {
+		<-fn.writing
+		fn.writing = nil
+	}
 	fn.mem, fn.size = nil, 0
 }
 
@@ -82,17 +99,53 @@ func (fn *spillRunsFn) ProcessElement(ctx context.Context, line string, emit fun
 	if fn.size < limit {
 		return nil
 	}
-	return fn.spill(ctx, emit)
+	if err := fn.collect(emit); err != nil {
+		return err
+	}
+	mem, out := fn.mem, make(chan spilled, 1)
+	fn.mem, fn.size, fn.writing = nil, 0, out
+	go func() { out <- fn.spill(ctx, mem) }()
+	return nil
 }
 
-// FinishBundle writes the lines still held.
+// FinishBundle emits the spill in progress and writes the lines still
+// held.
 func (fn *spillRunsFn) FinishBundle(ctx context.Context, emit func(int, string)) error {
-	return fn.spill(ctx, emit)
+	if err := fn.collect(emit); err != nil {
+		return err
+	}
+	mem := fn.mem
+	fn.mem, fn.size = nil, 0
+	return fn.emit(fn.spill(ctx, mem), emit)
 }
 
-func (fn *spillRunsFn) spill(ctx context.Context, emit func(int, string)) error {
+// collect waits for the spill in progress, if any, and emits its runs.
+func (fn *spillRunsFn) collect(emit func(int, string)) error {
+	if fn.writing == nil {
+		return nil
+	}
+	s := <-fn.writing
+	fn.writing = nil
+	return fn.emit(s, emit)
+}
+
+// emit emits the runs of s keyed by their shards, or returns its error.
+func (fn *spillRunsFn) emit(s spilled, emit func(int, string)) error {
+	if s.err != nil {
+		return s.err
+	}
+	for i, p := range s.paths {
+		emit(s.shards[i], p)
+	}
+	return nil
+}
+
+// spill sorts each shard's lines of mem and writes them as a run; it does
+// not touch fn's lines, so it may run beside ProcessElement.
+func (fn *spillRunsFn) spill(ctx context.Context, mem [][]string) spilled {
 	out := &Outputs{Dir: fn.Dir, RunID: fn.RunID}
-	for i, lines := range fn.mem {
+	var s spilled
+	for i, lines := range mem {
 		if len(lines) == 0 {
 			continue
 		}
@@ -108,13 +161,11 @@ func (fn *spillRunsFn) spill(ctx context.Context, emit func(int, string)) error 
 			return nil
 		})
 		if err != nil {
-			return err
+			return spilled{err: err}
 		}
-		emit(i, path)
-		fn.mem[i] = nil
+		s.shards, s.paths = append(s.shards, i), append(s.paths, path)
 	}
-	fn.size = 0
-	return nil
+	return s
 }
 
 // mergeRuns calls fn with every line of the sorted runs at paths, in
