@@ -37,8 +37,15 @@ const maxMergeRuns = 128
 // runPrefix starts the temporary name (Outputs.TempPath) of every run.
 const runPrefix = "run-"
 
-// shardOf is the shard of a line: fnv64a(line) mod shards.
+// shardOf is the shard of a line: fnv64a(line) mod shards; 0 without
+// hashing when there is one shard (the default), since hashing every line
+// byte by byte took 6.3 CPU-s of the 1,080,000-page crawl on the goroutine
+// that gets every pair (docs/benchmarks.md, "The 1,080,000-page crawl's
+// matching").
 func shardOf(line string, shards int) int {
+	if shards <= 1 {
+		return 0
+	}
 	return int(hashx.FNVString(line) % uint64(shards))
 }
 
