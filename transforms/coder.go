@@ -10,6 +10,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/internal/hashx"
 	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
@@ -145,24 +146,14 @@ func (r *decoder) sketch() spotsig.Sketch {
 		r.err = errSketch
 		return spotsig.Sketch{}
 	}
-	if n := int(c) + len(rest); n > 0 {
-		s.WholeMin = make([]uint32, 0, n)
-		i, j := 0, 0
-		for i < int(c) || j < len(rest) {
-			if j == len(rest) || i < int(c) && s.Min[i] < rest[j] {
-				s.WholeMin = append(s.WholeMin, s.Min[i])
-				i++
-			} else {
-				s.WholeMin = append(s.WholeMin, rest[j])
-				j++
-			}
-		}
-	}
+	// Merged: a hash in both parts would come out once, shortening it.
+	n := int(c) + len(rest)
+	s.WholeMin = hashx.UniteSmallest(s.Min[:c], rest, n)
 	longer := false // rest holds Min[c]: c was not the longest prefix
 	if int(c) < len(s.Min) {
 		_, longer = slices.BinarySearch(rest, s.Min[c])
 	}
-	if longer || !ascending(s.WholeMin) || len(s.WholeMin) > min(spotsig.SketchSize, int(s.WholeWords)) {
+	if longer || len(s.WholeMin) != n || n > min(spotsig.SketchSize, int(s.WholeWords)) {
 		r.err = errSketch
 		return spotsig.Sketch{}
 	}

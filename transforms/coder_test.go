@@ -349,7 +349,8 @@ func TestSketchCoder(t *testing.T) {
 	s := spotsig.Sketch{Words: 3, Min: []uint32{1, 2, 3}, WholeWords: 5, WholeMin: []uint32{1, 2, 9}}
 	bad := appendHashes(binary.AppendUvarint(appendHashes(nil, s.Words, s.Min), 1), s.WholeWords, []uint32{2, 9})
 	unordered := appendHashes(binary.AppendUvarint(appendHashes(nil, s.Words, []uint32{2, 1, 3}), 0), 0, nil)
-	for name, b := range map[string][]byte{"short prefix": bad, "unordered": unordered} {
+	twice := appendHashes(binary.AppendUvarint(appendHashes(nil, s.Words, s.Min), 2), s.WholeWords, []uint32{1, 9})
+	for name, b := range map[string][]byte{"short prefix": bad, "unordered": unordered, "a hash in both parts": twice} {
 		if dec := (decoder{b: b}); dec.sketch().Words != 0 || dec.err == nil {
 			t.Errorf("%s: decoded without error", name)
 		}
