@@ -283,7 +283,7 @@ func (r *Reach) Holds(p Prior) bool {
 // (the rule of docs/design.md, "Scheduled batches"): a page that copies an
 // index page exactly (ExactPrior) is dropped for it at Jaccard 1; the other
 // documents are collapsed and matched among themselves (res.RepOf,
-// res.Pairs and res.SameSitePairs are recomputed here without the exact
+// res.Pairs are recomputed here without the exact
 // copies of index pages, which do not reach matching) and with the index
 // pages (AgainstPairs; the same-site rule with an index page's site merged
 // with those of its new exact copies), and every page is decided by Decide
@@ -373,10 +373,9 @@ func decideAgainst(res *Result, prior []Prior, p config.Params, grouping match.G
 	for i, r := range repOf {
 		res.RepOf[freshIdx[i]] = freshIdx[r]
 	}
-	res.Pairs, res.Candidates, res.Verified, res.SameSitePairs = nil, nil, nil, 0
+	res.Pairs, res.Candidates, res.Verified = nil, nil, nil
 	for _, q := range match.RunGrouping(grouping, repVecs) {
 		if !rule.Keep(q.Jaccard, repSites[q.A], repSites[q.B]) {
-			res.SameSitePairs++
 			continue
 		}
 		c := match.Pair{A: freshIdx[reps[q.A]], B: freshIdx[reps[q.B]], Jaccard: q.Jaccard}

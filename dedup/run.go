@@ -48,9 +48,6 @@ type Result struct {
 	Verified   []Verification
 	// Pairs are the near-duplicate pairs: the Candidates that verify.
 	Pairs []match.Pair
-	// SameSitePairs counts the pairs the Grouping found that the same-site
-	// rule removed (pages of one site below SameSiteTau).
-	SameSitePairs int
 	// Pages are the records that became text (Docs and the rejects for no
 	// or too few signatures), in file and record order; Decisions has one
 	// keep/drop decision per page, in the same order (Decide), and Clusters
@@ -206,9 +203,7 @@ func finish(p config.Params, slots []*Signed, prior []Prior) (*Result, error) {
 		}
 	}
 	res.Pairs = match.RunGrouping(grouping, kept)
-	n := len(res.Pairs)
 	res.Pairs = p.SiteRule().Filter(res.Pairs, keptSites)
-	res.SameSitePairs = n - len(res.Pairs)
 	res.Candidates, res.Pairs = res.Pairs, nil
 	for i, c := range res.Candidates {
 		c.A, c.B = reps[c.A], reps[c.B]

@@ -27,13 +27,12 @@ type RunReport struct {
 	Start  string // summary.json run.start
 	// From summary.json: WARC records read, pages that reached matching,
 	// rejects per reason, pairs lines, documents collapsed into an exact
-	// copy's representative, pairs the same-site rule removed.
-	Records       int
-	Documents     int
-	Skipped       map[string]int
-	Pairs         int
-	ExactCopies   int
-	SameSitePairs int
+	// copy's representative.
+	Records     int
+	Documents   int
+	Skipped     map[string]int
+	Pairs       int
+	ExactCopies int
 	// From the decision lines: pages kept and dropped; the dropped split
 	// into exact copies (Jaccard 1: the same spot signatures, or for
 	// exact-text the same text) and near-duplicates (Jaccard below 1).
@@ -83,7 +82,7 @@ func LoadRunReport(dir string, samples int) (*RunReport, error) {
 	}
 	r := &RunReport{Dir: dir, Params: sum.Parameters, Tau: sum.Parameters.Tau, Start: start,
 		Records: sum.Records, Documents: sum.Documents, Skipped: sum.Skipped,
-		Pairs: sum.Pairs, ExactCopies: sum.ExactCopies, SameSitePairs: sum.SameSitePairs,
+		Pairs: sum.Pairs, ExactCopies: sum.ExactCopies,
 		ByMethod: map[string][2]int{}, ClusterSizes: map[int]int{}, DroppedByHost: map[string]int{},
 		candidates: dropCandidates{n: 4 * samples}, WorkingDirectory: sum.Run.WorkingDirectory,
 		Against: sum.Against, DroppedForIndex: sum.DroppedForIndex}

@@ -83,7 +83,6 @@ func TestRunReportOnTestdata(t *testing.T) {
 	var sum struct {
 		Records, Documents, Pairs, Kept, Dropped int
 		ExactCopies                              int            `json:"exact_copies"`
-		SameSitePairs                            int            `json:"same_site_pairs"`
 		Skipped                                  map[string]int `json:"skipped"`
 		ClusterSizes                             map[string]int `json:"cluster_sizes"`
 	}
@@ -121,7 +120,7 @@ func TestRunReportOnTestdata(t *testing.T) {
 	})
 	want := map[string]int{"records": sum.Records, "documents": sum.Documents, "pairs": sum.Pairs, "kept": sum.Kept,
 		"dropped": sum.Dropped, "pages": sum.Kept + sum.Dropped, "exact-copies": sum.ExactCopies,
-		"same-site-pairs": sum.SameSitePairs, "rejects": rejects, "clusters": clusters}
+		"rejects": rejects, "clusters": clusters}
 	for k, v := range want {
 		if counts[k] != strconv.Itoa(v) {
 			t.Errorf("summary row %s = %q, summary.json gives %d", k, counts[k], v)

@@ -150,7 +150,10 @@ type CrossGrouping interface {
 	// MatchGroupEach and MatchCrossEach are MatchGroup and MatchCross with
 	// the pairs handed to emit in batches as they are found, unsorted, on
 	// the caller's goroutine (see the package's MatchGroupEach): memory
-	// does not grow with the number of pairs.
-	MatchGroupEach(home, guests []spotsig.Vector, emit func([]Pair))
-	MatchCrossEach(a, b []spotsig.Vector, emit func([]Pair))
+	// does not grow with the number of pairs. With sites (the documents'
+	// Sites, indexed as the pairs are; nil for none) they return only the
+	// pairs rule keeps, checking a candidate of one site at
+	// rule.SameSiteTau (WithSiteRule).
+	MatchGroupEach(home, guests []spotsig.Vector, sites []Site, rule SiteRule, emit func([]Pair))
+	MatchCrossEach(a, b []spotsig.Vector, sites []Site, rule SiteRule, emit func([]Pair))
 }

@@ -39,6 +39,22 @@ type group struct {
 	df        []int32 // document frequency of each term within the group
 	listOff   []int32 // term t's inverted list is lists[listOff[t]:listOff[t+1]]
 	lists     []int32 // ranks, ascending (= descending |d|)
+	sites     []Site  // by rank; nil: every candidate at tau (WithSiteRule)
+	siteTau   float64 // the threshold of a candidate of one site, ≥ tau
+}
+
+// setSites gives g the sites of its documents (sites by input index, as
+// WithSiteRule takes them) when the rule asks more of a pair of one site
+// than tau; otherwise g checks every candidate at tau.
+func (g *group) setSites(sites []Site, rule SiteRule) {
+	if sites == nil || rule.SameSiteTau <= g.tau {
+		return
+	}
+	g.sites = make([]Site, len(g.pos))
+	for r, i := range g.pos {
+		g.sites[r] = sites[i]
+	}
+	g.siteTau = rule.SameSiteTau
 }
 
 // builder holds a worker's reusable scratch for building groups.

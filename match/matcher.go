@@ -73,6 +73,8 @@ type Matcher struct {
 	partition bool
 	prune     bool
 	linear    bool
+	sites     []Site   // by input index; nil: every pair at tau
+	rule      SiteRule // with sites: the pairs of one site at rule.SameSiteTau
 }
 
 // Option configures a Matcher.
@@ -99,6 +101,18 @@ func WithoutPruning() Option { return func(m *Matcher) { m.prune = false } }
 // Same result; it exists to measure what the partitions buy under the
 // paper's scan (Table 2's NoPart), see docs/benchmarks.md.
 func WithLinearScan() Option { return func(m *Matcher) { m.linear = true } }
+
+// WithSiteRule gives the matcher the documents' sites (sites[i] is the Site
+// of the i-th input document) and the same-site rule, so that a candidate
+// pair of one site (not captures of one URL) is checked at
+// rule.SameSiteTau instead of τ: the matcher returns exactly the pairs
+// rule.Keep keeps, and the pairs it would remove cost an early-exit check
+// (JaccardAtLeast at the higher threshold) instead of a full one. The
+// partitions and the pruning bounds stay those of τ, since they hold for
+// every candidate of a query whatever its site.
+func WithSiteRule(sites []Site, rule SiteRule) Option {
+	return func(m *Matcher) { m.sites, m.rule = sites, rule }
+}
 
 // NewMatcher returns a Matcher for the similarity threshold τ: pairs with
 // weighted Jaccard ≥ tau are reported (τ ≤ 0 means "share at least one
@@ -180,7 +194,13 @@ func MatchGroup(home, guests []spotsig.Vector, tau float64) []Pair {
 // number of pairs. emit is called on the caller's goroutine, never
 // concurrently, and must not keep the slice.
 func MatchGroupEach(home, guests []spotsig.Vector, tau float64, emit func([]Pair)) {
-	t := effectiveTau(tau)
+	NewMatcher(tau).MatchGroupEach(home, guests, emit)
+}
+
+// MatchGroupEach is the package's MatchGroupEach at m's τ and options
+// (WithSiteRule's sites indexed as the pairs are: home, then guests).
+func (m *Matcher) MatchGroupEach(home, guests []spotsig.Vector, emit func([]Pair)) {
+	t := effectiveTau(m.tau)
 	if t > 1 {
 		return
 	}
@@ -199,7 +219,7 @@ func MatchGroupEach(home, guests []spotsig.Vector, tau float64, emit func([]Pair
 			g.guests = append(g.guests, int32(i))
 		}
 	}
-	NewMatcher(t).runEach(docs, lens, []groupSpec{g}, t, emit)
+	m.runEach(docs, lens, []groupSpec{g}, t, emit)
 }
 
 // collect gathers the batches of an Each function, sorted by (A, B).
@@ -225,7 +245,13 @@ func MatchCross(a, b []spotsig.Vector, tau float64) []Pair {
 // MatchCrossEach is MatchCross with the pairs handed to emit in batches, as
 // MatchGroupEach does.
 func MatchCrossEach(a, b []spotsig.Vector, tau float64, emit func([]Pair)) {
-	t := effectiveTau(tau)
+	NewMatcher(tau).MatchCrossEach(a, b, emit)
+}
+
+// MatchCrossEach is the package's MatchCrossEach at m's τ and options
+// (WithSiteRule's sites indexed as the pairs are: a, then b).
+func (m *Matcher) MatchCrossEach(a, b []spotsig.Vector, emit func([]Pair)) {
+	t := effectiveTau(m.tau)
 	if t > 1 {
 		return
 	}
@@ -247,7 +273,7 @@ func MatchCrossEach(a, b []spotsig.Vector, tau float64, emit func([]Pair)) {
 	if len(g.guests) == 0 {
 		return
 	}
-	NewMatcher(t).runEach(docs, lens, []groupSpec{g}, t, emit)
+	m.runEach(docs, lens, []groupSpec{g}, t, emit)
 }
 
 // scratch is a worker's per-query state: checked_i as generation stamps and
@@ -344,13 +370,17 @@ func (g *group) query(q int32, s *scratch) {
 			if g.cross && !isGuest && !g.guest[r] {
 				continue // cross group: home–home belongs to another group
 			}
+			t := tau
+			if g.sites != nil && g.sites[q].SameSite(g.sites[r]) && !g.sites[q].SameURL(g.sites[r]) {
+				t = g.siteTau
+			}
 			var sim float64
 			var ok bool
 			if g.prune {
-				sim, ok = jaccardAtLeast(d, g.vecs[r], L, int(g.lens[r]), tau)
+				sim, ok = jaccardAtLeast(d, g.vecs[r], L, int(g.lens[r]), t)
 			} else {
 				sim = WeightedJaccard(d, g.vecs[r])
-				ok = sim >= tau
+				ok = sim >= t
 			}
 			if ok {
 				s.pairs = append(s.pairs, NewPair(int(g.pos[q]), int(g.pos[r]), sim))
@@ -464,6 +494,7 @@ func (m *Matcher) runEach(docs []spotsig.Vector, lens []int, specs []groupSpec, 
 				if a == nil {
 					g := b.build(docs, lens, specs[spec], tau, m.prune)
 					g.linear = m.linear
+					g.setSites(m.sites, m.rule)
 					mu.Lock()
 					queue = append(queue, &active{g: g})
 					building--

@@ -301,3 +301,58 @@ func shift(ps []Pair, cut, n2 int) []Pair {
 	sortPairs(out)
 	return out
 }
+
+// A matcher given the sites (WithSiteRule) returns exactly the brute-force
+// pairs the rule keeps: whole corpora, groups with guests and cross
+// blocks, the documents spread over three sites (so most candidates are of
+// one site), a fifth of them on no site, and some pairs capturing one URL.
+// The rule's τ sits between the corpus τ and 1, and at 0.9 with the
+// corpus τ at 0.9 (no pair of one site asks more).
+func TestMatchWithSiteRuleEqualsFilteredBruteForce(t *testing.T) {
+	removed := 0
+	for ki, kind := range corpusKinds {
+		r := rand.New(rand.NewPCG(uint64(ki), 13))
+		docs := kind.gen(r, 240)
+		sites := make([]Site, len(docs))
+		for i := range sites {
+			switch n := r.IntN(10); {
+			case n < 2:
+				sites[i] = SiteOf("", fmt.Sprint("u", i))
+			case n < 4:
+				sites[i] = SiteOf(fmt.Sprint("s", i%3), "one-url") // captures of one URL per site
+			default:
+				sites[i] = SiteOf(fmt.Sprint("s", i%3), fmt.Sprint("u", i))
+			}
+		}
+		for _, c := range []struct{ tau, siteTau float64 }{{0.2, 0.9}, {0.3, 0.6}, {0.9, 0.9}, {0.5, 0.95}} {
+			rule := SiteRule{SameSiteTau: c.siteTau}
+			all := BruteForce(docs, c.tau)
+			want := rule.Filter(slices.Clone(all), sites)
+			removed += len(all) - len(want)
+			name := fmt.Sprintf("%s/τ=%v/same-site τ=%v", kind.name, c.tau, c.siteTau)
+			if d := diffPairs(NewMatcher(c.tau, WithRange(40), WithSiteRule(sites, rule)).Match(docs), want); d != "" {
+				t.Errorf("%s Match: %s", name, d)
+			}
+			g := Partitioned{Tau: c.tau, Rho: DefaultRho}
+			split := 100
+			var wantGroup, wantCross []Pair
+			for _, p := range want {
+				if p.A < split {
+					wantGroup = append(wantGroup, p)
+					if p.B >= split {
+						wantCross = append(wantCross, p)
+					}
+				}
+			}
+			if d := diffPairs(collect(func(emit func([]Pair)) { g.MatchGroupEach(docs[:split], docs[split:], sites, rule, emit) }), wantGroup); d != "" {
+				t.Errorf("%s MatchGroupEach: %s", name, d)
+			}
+			if d := diffPairs(collect(func(emit func([]Pair)) { g.MatchCrossEach(docs[:split], docs[split:], sites, rule, emit) }), wantCross); d != "" {
+				t.Errorf("%s MatchCrossEach: %s", name, d)
+			}
+		}
+	}
+	if removed < 100 {
+		t.Errorf("the rule removes %d pairs in all: the test proves little", removed)
+	}
+}

@@ -230,14 +230,16 @@ func (g Partitioned) Repeats() bool { return false }
 // MatchCross).
 func (g Partitioned) MatchCross(a, b []spotsig.Vector) []Pair { return MatchCross(a, b, g.Tau) }
 
-// MatchGroupEach streams MatchGroup's pairs (see MatchGroupEach).
-func (g Partitioned) MatchGroupEach(home, guests []spotsig.Vector, emit func([]Pair)) {
-	MatchGroupEach(home, guests, g.Tau, emit)
+// MatchGroupEach streams MatchGroup's pairs that rule keeps (see
+// MatchGroupEach and WithSiteRule).
+func (g Partitioned) MatchGroupEach(home, guests []spotsig.Vector, sites []Site, rule SiteRule, emit func([]Pair)) {
+	NewMatcher(g.Tau, WithSiteRule(sites, rule)).MatchGroupEach(home, guests, emit)
 }
 
-// MatchCrossEach streams MatchCross's pairs (see MatchCrossEach).
-func (g Partitioned) MatchCrossEach(a, b []spotsig.Vector, emit func([]Pair)) {
-	MatchCrossEach(a, b, g.Tau, emit)
+// MatchCrossEach streams MatchCross's pairs that rule keeps (see
+// MatchCrossEach and WithSiteRule).
+func (g Partitioned) MatchCrossEach(a, b []spotsig.Vector, sites []Site, rule SiteRule, emit func([]Pair)) {
+	NewMatcher(g.Tau, WithSiteRule(sites, rule)).MatchCrossEach(a, b, emit)
 }
 
 // BruteForceGrouping puts every document into one group and compares all

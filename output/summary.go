@@ -20,7 +20,6 @@ const (
 	StatLargestGroup           = "largest_group"
 	StatLargestGroupSignatures = "largest_group_signatures"
 	StatPairs                  = "pairs"
-	StatSameSitePairs          = "same_site_pairs"
 	StatExactCopies            = "exact_copies"
 	StatKept                   = "kept"
 	StatDropped                = "dropped"
@@ -70,7 +69,6 @@ var statistics = map[string]statistic{
 	StatLargestGroup:           maxInto(func(s *Summary) *int { return &s.LargestGroup }),
 	StatLargestGroupSignatures: maxInto(func(s *Summary) *int { return &s.LargestGroupSignatures }),
 	StatPairs:                  sumInto(func(s *Summary) *int { return &s.Pairs }),
-	StatSameSitePairs:          sumInto(func(s *Summary) *int { return &s.SameSitePairs }),
 	// Documents collapsed into a representative: each is also a pairs line
 	// (with "exact": true).
 	StatExactCopies:    {add: func(s *Summary, v int) { s.ExactCopies += v; s.Pairs += v }},
@@ -168,8 +166,10 @@ func CheckStatistic(name string, isMax bool) error {
 // verification of pairs (a_share, b_share, near_duplicate) and text-copy
 // lines; version 8 made a_share and b_share the smaller of the main
 // content's and the whole text's share, and exempted two captures of one
-// URL from the same-site rule.
-const SchemaVersion = 8
+// URL from the same-site rule; version 9 removed same_site_pairs (the
+// matcher checks a pair of one site at same_site_tau, so the pairs below it
+// are no longer counted).
+const SchemaVersion = 9
 
 // Summary is summary.json: the job's counts, computed from PCollections
 // (not from runner metrics), and what it ran on. The accounting identity
@@ -200,7 +200,6 @@ type Summary struct {
 	LargestGroup           int           `json:"largest_group"`            // documents in the largest group or task (home + guests)
 	LargestGroupSignatures int           `json:"largest_group_signatures"` // Σ|d| of the largest group or task by signatures
 	Pairs                  int           `json:"pairs"`                    // lines of pairs written, exact-copy lines included
-	SameSitePairs          int           `json:"same_site_pairs"`          // pairs of one site at tau or above but below same_site_tau: not near-duplicates, not written
 	ExactCopies            int           `json:"exact_copies"`             // documents collapsed into an exact-copy representative (pairs lines with exact true)
 	Kept                   int           `json:"kept"`                     // pages kept (decisions-*.jsonl, keep true)
 	Dropped                int           `json:"dropped"`                  // pages dropped; kept + dropped = decision lines

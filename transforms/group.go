@@ -191,7 +191,7 @@ func MatchGroups(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Param
 	if _, ok := g.(match.CrossGrouping); ok && p.MaxGroupSignatures > 0 {
 		return matchTasks(s, st, keyed, p), nil
 	}
-	pairs, groupSizes, groupSigs, sameSite := beam.ParDo4(s, &matchGroupsFn{Params: p}, beam.GroupByKey(s, keyed))
+	pairs, groupSizes, groupSigs := beam.ParDo3(s, &matchGroupsFn{Params: p}, beam.GroupByKey(s, keyed))
 	if g.Repeats() {
 		pairs = filter.Distinct(s, pairs)
 	}
@@ -199,7 +199,6 @@ func MatchGroups(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Param
 	st.Max(s, output.StatLargestGroup, groupSizes)
 	st.Max(s, output.StatLargestGroupSignatures, groupSigs)
 	st.Count(s, output.StatPairs, pairs)
-	st.Sum(s, output.StatSameSitePairs, sameSite)
 	return pairs, nil
 }
 
@@ -207,7 +206,7 @@ func MatchGroups(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Param
 // each by document key (so the matcher sees the same order on every runner),
 // runs Grouping.MatchGroup and emits each pair the same-site rule keeps
 // (config.Params.SiteRule) with both documents' metadata in canonical
-// order, then the group's size and the number of pairs the rule removed.
+// order, then the group's size and signatures.
 type matchGroupsFn struct {
 	Params   config.Params
 	grouping match.Grouping
@@ -221,7 +220,7 @@ func (fn *matchGroupsFn) Setup() error {
 }
 
 // ProcessElement matches the group key.
-func (fn *matchGroupsFn) ProcessElement(ctx context.Context, key uint64, parts func(*docPart) bool, emit func(foundPair), size, sigs, sameSite func(int)) error {
+func (fn *matchGroupsFn) ProcessElement(ctx context.Context, key uint64, parts func(*docPart) bool, emit func(foundPair), size, sigs func(int)) error {
 	g := gatherParts(ctx, parts)
 	size(len(g.all))
 	sigs(g.sigs)
@@ -231,7 +230,6 @@ func (fn *matchGroupsFn) ProcessElement(ctx context.Context, key uint64, parts f
 	sink := g.sink(ctx, fmt.Sprintf("group %d", key), fn.Params, emit)
 	vecs := g.vectors()
 	sink.add(fn.grouping.MatchGroup(vecs[:g.home], vecs[g.home:]))
-	sameSite(sink.removed)
 	return sink.err
 }
 
@@ -325,6 +323,15 @@ func (g groupDocs) vectors() []spotsig.Vector {
 	return vecs
 }
 
+// sites returns the documents' sites in the same order.
+func (g groupDocs) sites() []match.Site {
+	sites := make([]match.Site, len(g.all))
+	for i, d := range g.all {
+		sites[i] = d.Site
+	}
+	return sites
+}
+
 // sink returns the pairSink that emits the pairs of g's matcher.
 func (g groupDocs) sink(ctx context.Context, what string, p config.Params, emit func(foundPair)) *pairSink {
 	return &pairSink{ctx: ctx, what: what, docs: g.all, rule: p.SiteRule(), share: p.VerifyShare, emit: emit}
@@ -333,16 +340,17 @@ func (g groupDocs) sink(ctx context.Context, what string, p config.Params, emit 
 // pairSink checks each pair the matcher returns (indices into docs),
 // applies the same-site rule (config.Params.SiteRule) and emits the pairs
 // it keeps as foundPair, verified at share; it counts the pairs kept and
-// removed and keeps the first error.
+// keeps the first error. (A match.CrossGrouping given the sites applies the
+// rule itself: matchTasksFn.)
 type pairSink struct {
-	ctx            context.Context
-	what           string
-	docs           []*matchDoc
-	rule           match.SiteRule
-	share          float64
-	emit           func(foundPair)
-	pairs, removed int
-	err            error
+	ctx   context.Context
+	what  string
+	docs  []*matchDoc
+	rule  match.SiteRule
+	share float64
+	emit  func(foundPair)
+	pairs int
+	err   error
 }
 
 func (s *pairSink) add(ps []match.Pair) {
@@ -355,7 +363,6 @@ func (s *pairSink) add(ps []match.Pair) {
 		}
 		a, b := s.docs[p.A], s.docs[p.B]
 		if !s.rule.Keep(p.Jaccard, a.Site, b.Site) {
-			s.removed++
 			continue
 		}
 		matchPairs.Inc(s.ctx, 1)
@@ -392,12 +399,11 @@ func matchTasks(s beam.Scope, st *Stats, keyed beam.PCollection, p config.Params
 	sizes := beam.ParDo(s, withGridKey, beam.CombinePerKey(s, addGridSizes, beam.ParDo(s, partGridSize, keyed)))
 	tasks := beam.ParDo(s, &keyByTaskFn{MaxSigs: p.MaxGroupSignatures}, keyed, beam.SideInput{Input: sizes})
 	out := beam.ParDoN(s, &matchTasksFn{Params: p}, beam.GroupByKey(s, tasks))
-	pairs, taskSizes, taskSigs, taskPairs, sameSite := out[0], out[1], out[2], out[3], out[4]
+	pairs, taskSizes, taskSigs, taskPairs := out[0], out[1], out[2], out[3]
 	st.Count(s, output.StatPartitions, sizes)
 	st.Max(s, output.StatLargestGroup, taskSizes)
 	st.Max(s, output.StatLargestGroupSignatures, taskSigs)
 	st.Sum(s, output.StatPairs, taskPairs) // one number per task, not one per pair
-	st.Sum(s, output.StatSameSitePairs, sameSite)
 	return pairs
 }
 
@@ -440,9 +446,12 @@ func (fn *keyByTaskFn) FinishBundle(_ func(*gridSize) bool, emit func(string, do
 // matchTasksFn matches one task of matchTasks: a whole group or a home
 // block (Grouping.MatchGroup), or two blocks (match.CrossGrouping
 // MatchCross), documents sorted by key so every runner gives the matcher
-// the same order. It emits the pairs the same-site rule keeps
-// (config.Params.SiteRule), then the task's number of documents, of pairs
-// and of pairs the rule removed.
+// the same order. The matcher is given the documents' sites and applies the
+// same-site rule (config.Params.SiteRule) itself, checking a candidate of
+// one site at the same-site τ, not τ (match.WithSiteRule): a clique of
+// template siblings costs early-exit checks, not full ones
+// (docs/benchmarks.md, "The 1,080,000-page crawl's matching"). It emits
+// the pairs, then the task's number of documents, signatures and pairs.
 type matchTasksFn struct {
 	Params   config.Params
 	grouping match.CrossGrouping
@@ -464,7 +473,7 @@ func (fn *matchTasksFn) Setup() error {
 
 // ProcessElement matches one task. Pairs stream out of the matcher in
 // batches: a task's memory is its documents and index, not its pairs.
-func (fn *matchTasksFn) ProcessElement(ctx context.Context, key string, parts func(*docPart) bool, emit func(foundPair), size, sigs, pairCount, sameSite func(int)) error {
+func (fn *matchTasksFn) ProcessElement(ctx context.Context, key string, parts func(*docPart) bool, emit func(foundPair), size, sigs, pairCount func(int)) error {
 	g := gatherParts(ctx, parts)
 	size(len(g.all))
 	sigs(g.sigs)
@@ -472,16 +481,15 @@ func (fn *matchTasksFn) ProcessElement(ctx context.Context, key string, parts fu
 		return nil
 	}
 	sink := g.sink(ctx, "task "+key, fn.Params, emit)
-	vecs := g.vectors()
+	vecs, sites, rule := g.vectors(), g.sites(), fn.Params.SiteRule()
 	if isCrossTask(key) {
-		fn.grouping.MatchCrossEach(vecs[:g.home], vecs[g.home:], sink.add)
+		fn.grouping.MatchCrossEach(vecs[:g.home], vecs[g.home:], sites, rule, sink.add)
 	} else {
-		fn.grouping.MatchGroupEach(vecs[:g.home], vecs[g.home:], sink.add)
+		fn.grouping.MatchGroupEach(vecs[:g.home], vecs[g.home:], sites, rule, sink.add)
 	}
 	if sink.err != nil {
 		return sink.err
 	}
 	pairCount(sink.pairs)
-	sameSite(sink.removed)
 	return nil
 }
