@@ -282,7 +282,7 @@ func (r *Reach) Holds(p Prior) bool {
 // decideAgainst decides the new pages of res against the index pages prior
 // (the rule of docs/design.md, "Scheduled batches"): a page that copies an
 // index page exactly (ExactPrior) is dropped for it at Jaccard 1; the other
-// documents are collapsed and matched among themselves (res.RepOf,
+// documents are collapsed and matched among themselves (res.RepOf and
 // res.Pairs are recomputed here without the exact
 // copies of index pages, which do not reach matching) and with the index
 // pages (AgainstPairs; the same-site rule with an index page's site merged
