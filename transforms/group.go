@@ -273,8 +273,8 @@ func gatherParts(ctx context.Context, parts func(*docPart) bool) groupDocs {
 // so that every runner gives the matcher the same order. It compares the
 // first 16 bytes of the record IDs past the prefix they all share
 // ("urn:uuid:"), held beside each pointer, and the whole Ref only where
-// those are equal: sorting by the Refs behind the pointers took 6 % of the
-// 1,080,000-page crawl's CPU, on a core the matcher's workers wait for
+// those are equal: sorting by the Refs behind the pointers took 35 of the
+// 1,080,000-page crawl's 504 CPU-s, on a core the matcher's workers wait for
 // (docs/benchmarks.md, "The 1,080,000-page crawl's matching").
 func sortDocs(docs []*matchDoc) {
 	if len(docs) < 2 {

@@ -103,22 +103,11 @@ func (r Ref) ID() string {
 }
 
 // Less is the canonical order of records: record ID, then file, offset and
-// inner offset. Pairs are written with the lesser record first.
-func (r Ref) Less(o Ref) bool {
-	if r.RecordID != o.RecordID {
-		return r.RecordID < o.RecordID
-	}
-	if r.File != o.File {
-		return r.File < o.File
-	}
-	if r.Offset != o.Offset {
-		return r.Offset < o.Offset
-	}
-	return r.Inner < o.Inner
-}
+// inner offset (Compare). Pairs are written with the lesser record first.
+func (r Ref) Less(o Ref) bool { return r.Compare(o) < 0 }
 
-// Compare is Less as a three-way comparison (for slices.SortFunc), each
-// field compared once.
+// Compare is the canonical order of records as a three-way comparison
+// (for slices.SortFunc), each field compared once.
 func (r Ref) Compare(o Ref) int {
 	if c := strings.Compare(r.RecordID, o.RecordID); c != 0 {
 		return c
