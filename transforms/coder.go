@@ -53,11 +53,7 @@ func appendDoc(buf []byte, d doc) []byte {
 	buf = appendString(buf, d.Batch)
 	buf = appendBool(buf, d.Guest)
 	buf = appendSite(buf, d.Site)
-	buf = binary.AppendUvarint(buf, uint64(d.Group.Size))
-	buf = appendBool(buf, d.Group.Best != nil)
-	if d.Group.Best != nil {
-		buf = appendPage(buf, *d.Group.Best)
-	}
+	buf = appendGroup(buf, d.Group)
 	buf = appendVector(buf, d.Vec)
 	buf = binary.AppendUvarint(buf, uint64(len(d.Blocks)))
 	for _, b := range d.Blocks {
@@ -70,6 +66,71 @@ func appendDoc(buf []byte, d doc) []byte {
 	}
 	buf = appendSketch(buf, d.Sketch)
 	return appendString(buf, d.Lang)
+}
+
+// appendGroup appends a Group: Size as a uvarint, then one byte 1 and
+// Best's page, or 0.
+func appendGroup(buf []byte, g dedup.Group) []byte {
+	buf = binary.AppendUvarint(buf, uint64(g.Size))
+	buf = appendBool(buf, g.Best != nil)
+	if g.Best != nil {
+		buf = appendPage(buf, *g.Best)
+	}
+	return buf
+}
+
+// group reads a Group written by appendGroup.
+func (r *decoder) group() dedup.Group {
+	g := dedup.Group{Size: int(r.uvarint())}
+	if r.bool() {
+		best := r.page()
+		g.Best = &best
+	}
+	return g
+}
+
+// appendNodes appends what Decide needs of a batch of representatives
+// (packNodesFn): a version byte, the number of documents as a uvarint,
+// and per document its page (appendPage) and Group (appendGroup).
+func appendNodes(buf []byte, b docBatch) []byte {
+	buf = append(buf, docCoderVersion)
+	buf = binary.AppendUvarint(buf, uint64(len(b.Docs)))
+	for _, d := range b.Docs {
+		buf = appendPage(buf, d.Page)
+		buf = appendGroup(buf, d.Group)
+	}
+	return buf
+}
+
+// decodeNodes decodes the bytes written by appendNodes into documents
+// with their Page and Group set, with decodeDoc's checks.
+func decodeNodes(b []byte) ([]dedup.Doc, error) {
+	if len(b) == 0 || b[0] != docCoderVersion {
+		return nil, fmt.Errorf("transforms: Nodes encoding version %v, want %d", head(b), docCoderVersion)
+	}
+	r := decoder{b: b[1:]}
+	n := r.uvarint()
+	if r.err == nil && n > uint64(len(r.b))/8 { // every document needs >= 8 bytes
+		r.err = errShortDoc
+	}
+	var out []dedup.Doc
+	if r.err == nil && n > 0 {
+		out = make([]dedup.Doc, n)
+		for i := range out {
+			out[i].Page = r.page()
+			out[i].Group = r.group()
+			if r.err != nil {
+				break
+			}
+		}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = fmt.Errorf("transforms: %d trailing bytes after Nodes", len(r.b))
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return out, nil
 }
 
 // appendSite appends a Site: its Name and URL, 8 bytes little-endian each.
@@ -300,12 +361,12 @@ func decodePart(b []byte) (docPart, error) {
 		for i := range out.Docs {
 			d := &out.Docs[i]
 			d.matchBody = &bodies[i]
-			d.RecordID, d.URI, d.File = r.string(), r.string(), r.string()
+			d.RecordID, d.URI, d.File = r.string(), r.string(), r.repeated(&r.file)
 			d.Offset, d.Inner = r.varint(), r.varint()
 			d.Site = r.site()
 			d.Vec = r.vector()
 			d.Sketch = r.sketch()
-			d.Batch = r.string()
+			d.Batch = r.repeated(&r.batch)
 			d.Guest = r.bool()
 			if r.err != nil {
 				break
@@ -365,14 +426,10 @@ func decodeDoc(b []byte) (doc, error) {
 func (r *decoder) doc() doc {
 	var d doc
 	d.Page = r.page()
-	d.Batch = r.string()
+	d.Batch = r.repeated(&r.batch)
 	d.Guest = r.bool()
 	d.Site = r.site()
-	d.Group.Size = int(r.uvarint())
-	if r.bool() {
-		best := r.page()
-		d.Group.Best = &best
-	}
+	d.Group = r.group()
 	d.Vec = r.vector()
 	nb := r.uvarint()
 	if r.err == nil && nb > uint64(len(r.b))/27 { // every block needs >= 27 bytes
@@ -384,7 +441,7 @@ func (r *decoder) doc() doc {
 			d.Blocks[i].Hash = r.uint64()
 			d.Blocks[i].Main = r.bool()
 			d.Blocks[i].Prev, d.Blocks[i].Next = r.uint64(), r.uint64()
-			d.Blocks[i].Lang = r.string()
+			d.Blocks[i].Lang = r.repeated(&r.lang)
 			d.Blocks[i].Vec = r.vector()
 			if r.err != nil {
 				break
@@ -392,7 +449,7 @@ func (r *decoder) doc() doc {
 		}
 	}
 	d.Sketch = r.sketch()
-	d.Lang = r.string()
+	d.Lang = r.repeated(&r.lang)
 	return d
 }
 
@@ -401,7 +458,7 @@ func (r *decoder) page() dedup.Page {
 	var p dedup.Page
 	p.RecordID = r.string()
 	p.URI = r.string()
-	p.File = r.string()
+	p.File = r.repeated(&r.file)
 	p.Offset = r.varint()
 	p.Inner = r.varint()
 	p.Rank = r.string()
@@ -493,6 +550,9 @@ func appendString(buf []byte, s string) []byte {
 type decoder struct {
 	b   []byte
 	err error
+	// The last file, batch ID and language read (repeated): the documents
+	// of a batch share them.
+	file, batch, lang string
 }
 
 func (r *decoder) uvarint() uint64 {
@@ -557,4 +617,25 @@ func (r *decoder) string() string {
 	s := string(r.b[:n])
 	r.b = r.b[n:]
 	return s
+}
+
+// repeated reads a string as string does, but returns *last, without a
+// new copy, when it holds the same bytes, and keeps what it returns in
+// *last: a field that repeats from one document of a batch to the next
+// (its file, its batch ID, its language) then takes one string a batch,
+// not one a document.
+func (r *decoder) repeated(last *string) string {
+	n := r.uvarint()
+	if r.err != nil {
+		return ""
+	}
+	if n > uint64(len(r.b)) {
+		r.err = errShortDoc
+		return ""
+	}
+	if b := r.b[:n]; string(b) != *last {
+		*last = string(b)
+	}
+	r.b = r.b[n:]
+	return *last
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
@@ -138,6 +139,67 @@ func TestBatchCoderRoundTrip(t *testing.T) {
 	}
 	if e, err := decodeBatch(encodeBatch(docBatch{ID: "empty"})); err != nil || e.ID != "empty" || len(e.Docs) != 0 {
 		t.Errorf("empty batch: %+v, %v", e, err)
+	}
+}
+
+// The documents of a decoded batch share one string for their file, batch
+// ID and language: they repeat from document to document, and a copy each
+// costs every page its file's path again (docs/benchmarks.md, "Decide's
+// join without vectors and sketches").
+func TestBatchCoderSharesRepeatedStrings(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	b := docBatch{ID: "batch-7", Docs: []doc{randomDoc(r, 3), randomDoc(r, 5), randomDoc(r, 8)}}
+	for i := range b.Docs {
+		b.Docs[i].Batch, b.Docs[i].Lang = b.ID, "de"
+	}
+	b.Docs[2].File = "gs://bucket/crawl/file-00002.warc.gz"
+	got, err := decodeBatch(encodeBatch(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, b) {
+		t.Fatalf("round trip changed the batch:\n got %+v\nwant %+v", got, b)
+	}
+	same := func(x, y string) bool { return unsafe.StringData(x) == unsafe.StringData(y) }
+	d := got.Docs
+	if !same(d[0].File, d[1].File) || !same(d[0].Batch, d[2].Batch) || !same(d[0].Lang, d[2].Lang) {
+		t.Error("equal file, batch ID or language decoded into separate strings")
+	}
+	if d[2].File != b.Docs[2].File || d[1].File != b.Docs[1].File {
+		t.Errorf("files %q, %q: want %q, %q", d[1].File, d[2].File, b.Docs[1].File, b.Docs[2].File)
+	}
+}
+
+// What Decide's join holds of a batch (appendNodes) is each document's
+// page and group, and nothing else; corrupt input is refused.
+func TestNodesCoderRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	b := docBatch{ID: "batch-9", Docs: []doc{randomDoc(r, 3), randomDoc(r, 0), randomDoc(r, 40)}}
+	b.Docs[1].Group = dedup.Group{Size: 1}
+	b.Docs[2].Group = dedup.Group{Size: 4, Best: &dedup.Page{Ref: warc.Ref{File: "other", RecordID: "urn:x", Offset: 9}, Rank: "00aa", Date: "2024-01-02T03:04:05Z"}}
+	b.Docs[2].Sketch = spotsig.SketchText([]byte("a sketch that the nodes leave behind"))
+	enc := appendNodes(nil, b)
+	got, err := decodeNodes(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []dedup.Doc
+	for _, d := range b.Docs {
+		want = append(want, dedup.Doc{Page: d.Page, Group: d.Group})
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", got, want)
+	}
+	if len(enc) >= len(encodeBatch(b)) {
+		t.Errorf("nodes take %d bytes, the batch %d: want fewer", len(enc), len(encodeBatch(b)))
+	}
+	for cut := 0; cut < len(enc); cut++ {
+		if _, err := decodeNodes(enc[:cut]); err == nil {
+			t.Fatalf("truncated to %d of %d bytes: no error", cut, len(enc))
+		}
+	}
+	if _, err := decodeNodes(append(enc, 0)); err == nil {
+		t.Error("a trailing byte: no error")
 	}
 }
 

@@ -1,6 +1,7 @@
 package transforms
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 
@@ -26,6 +27,7 @@ func init() {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	registerDoFn(&involvedFn{})
+	registerDoFn(&packNodesFn{})
 	registerDoFn(&splitNodesFn{})
 	register.Function2x2[string, dedup.Page, string, pageState](initialState)
 	register.Function2x1[dedup.Page, dedup.Page, dedup.Page](higherPriority)
@@ -216,7 +218,7 @@ func Decide(s beam.Scope, st *Stats, c Collapsed, found, unsigned beam.PCollecti
 		exactDrops = beam.CreateList(s, []decidedPage{})
 	}
 	isolated, ranked, nodes, keptFates := beam.ParDo4(s, &splitNodesFn{Method: method},
-		beam.CoGroupByKey(s, beam.ParDo(s, keyBatch, c.Reps), involved, preDrops))
+		beam.CoGroupByKey(s, beam.ParDo(s, &packNodesFn{}, c.Reps), involved, preDrops))
 
 	// Pages without signatures: no text, or exact copies by text digest.
 	noText, byDigest := beam.ParDo2(s, &byDigestFn{}, unsigned)
@@ -292,6 +294,22 @@ func (fn *involvedFn) ProcessElement(f foundPair, emit func(string, []string)) {
 
 func (fn *involvedFn) FinishBundle(emit func(string, []string)) { fn.merge.flush(emit) }
 
+// packNodesFn keys a batch of representatives by its ID, encoded without
+// what matching needs of them (appendNodes: their pages and groups, no
+// vectors, sketches or sites), for the join that waits for the last pair
+// matching finds. The direct runner holds every input of a join as it
+// came until the join runs: the batches would keep every document's
+// struct, vector and sketch live through matching, which is the peak of
+// a large run (docs/benchmarks.md, "The 1,080,000-page crawl's peak").
+// A batch is encoded into a buffer reused across batches, then copied at
+// its size.
+type packNodesFn struct{ buf []byte }
+
+func (fn *packNodesFn) ProcessElement(b docBatch) (string, []byte) {
+	fn.buf = appendNodes(fn.buf[:0], b)
+	return b.ID, bytes.Clone(fn.buf)
+}
+
 // splitNodesFn joins a batch of representatives with the keys of its
 // nodes that have a pair and the nodes of the batch dropped for an index
 // page (preDrop; their pairs with new nodes were taken out). A node
@@ -305,10 +323,14 @@ type splitNodesFn struct {
 	Method string
 }
 
-func (fn *splitNodesFn) ProcessElement(id string, batches func(*docBatch) bool, involved func(*[]string) bool, drops func(*preDrop) bool, isolated func(decidedPage), ranked func(string, dedup.Page), nodes func(string, graphNode), keptFates func(string, fate)) error {
-	var b docBatch
-	if !batches(&b) {
+func (fn *splitNodesFn) ProcessElement(id string, batches func(*[]byte) bool, involved func(*[]string) bool, drops func(*preDrop) bool, isolated func(decidedPage), ranked func(string, dedup.Page), nodes func(string, graphNode), keptFates func(string, fate)) error {
+	var enc []byte
+	if !batches(&enc) {
 		return fmt.Errorf("decide: pair of a document of batch %x, which is not a batch of representatives", id)
+	}
+	docs, err := decodeNodes(enc)
+	if err != nil {
+		return fmt.Errorf("decide: %w", err)
 	}
 	in := map[string]bool{}
 	var ks []string
@@ -324,7 +346,7 @@ func (fn *splitNodesFn) ProcessElement(id string, batches func(*docBatch) bool, 
 		dropped[p.Node] = p
 	}
 	method := fn.Method
-	for _, d := range b.Docs {
+	for _, d := range docs {
 		key, best := d.ID(), d.BestPage()
 		if p, ok := dropped[key]; ok {
 			if in[key] {
