@@ -105,16 +105,12 @@ func appendNodes(buf []byte, b docBatch) []byte {
 // decodeNodes decodes the bytes written by appendNodes into documents
 // with their Page and Group set, with decodeDoc's checks.
 func decodeNodes(b []byte) ([]dedup.Doc, error) {
-	if len(b) == 0 || b[0] != docCoderVersion {
-		return nil, fmt.Errorf("transforms: Nodes encoding version %v, want %d", head(b), docCoderVersion)
-	}
-	r := decoder{b: b[1:]}
-	n := r.uvarint()
-	if r.err == nil && n > uint64(len(r.b))/8 { // every document needs >= 8 bytes
-		r.err = errShortDoc
+	r, n, err := many(b, "Nodes", 8) // every document needs >= 8 bytes
+	if err != nil {
+		return nil, err
 	}
 	var out []dedup.Doc
-	if r.err == nil && n > 0 {
+	if n > 0 {
 		out = make([]dedup.Doc, n)
 		for i := range out {
 			out[i].Page = r.page()
@@ -124,13 +120,34 @@ func decodeNodes(b []byte) ([]dedup.Doc, error) {
 			}
 		}
 	}
-	if r.err == nil && len(r.b) != 0 {
-		r.err = fmt.Errorf("transforms: %d trailing bytes after Nodes", len(r.b))
-	}
-	if r.err != nil {
-		return nil, r.err
+	if err := r.end("Nodes"); err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// many starts decoding b, an encoding of what that holds a version byte,
+// then the number n of its documents as a uvarint, then the documents, at
+// least size bytes each: it returns the decoder past n, and n.
+func many(b []byte, what string, size uint64) (*decoder, int, error) {
+	if len(b) == 0 || b[0] != docCoderVersion {
+		return nil, 0, fmt.Errorf("transforms: %s encoding version %v, want %d", what, head(b), docCoderVersion)
+	}
+	r := &decoder{b: b[1:]}
+	n := r.uvarint()
+	if r.err == nil && n > uint64(len(r.b))/size {
+		r.err = errShortDoc
+	}
+	return r, int(n), r.err
+}
+
+// end returns r's first error, or an error when bytes are left after the
+// end of what.
+func (r *decoder) end(what string) error {
+	if r.err == nil && len(r.b) != 0 {
+		r.err = fmt.Errorf("transforms: %d trailing bytes after %s", len(r.b), what)
+	}
+	return r.err
 }
 
 // appendSite appends a Site: its Name and URL, 8 bytes little-endian each.
@@ -347,15 +364,11 @@ func encodePart(p docPart) []byte {
 // checks.
 func decodePart(b []byte) (docPart, error) {
 	var out docPart
-	if len(b) == 0 || b[0] != docCoderVersion {
-		return out, fmt.Errorf("transforms: Part encoding version %v, want %d", head(b), docCoderVersion)
+	r, n, err := many(b, "Part", 16) // every document needs >= 16 bytes
+	if err != nil {
+		return out, err
 	}
-	r := decoder{b: b[1:]}
-	n := r.uvarint()
-	if r.err == nil && n > uint64(len(r.b))/16 { // every document needs >= 16 bytes
-		r.err = errShortDoc
-	}
-	if r.err == nil && n > 0 {
+	if n > 0 {
 		out.Docs = make([]matchDoc, n)
 		bodies := make([]matchBody, n)
 		for i := range out.Docs {
@@ -373,11 +386,8 @@ func decodePart(b []byte) (docPart, error) {
 			}
 		}
 	}
-	if r.err == nil && len(r.b) != 0 {
-		r.err = fmt.Errorf("transforms: %d trailing bytes after Part", len(r.b))
-	}
-	if r.err != nil {
-		return docPart{}, r.err
+	if err := r.end("Part"); err != nil {
+		return docPart{}, err
 	}
 	return out, nil
 }
@@ -605,18 +615,22 @@ func (r *decoder) byte() byte {
 	return c
 }
 
-func (r *decoder) string() string {
+func (r *decoder) string() string { return string(r.field()) }
+
+// field reads a uvarint length and that many bytes, which it returns
+// without copying them (nil on error).
+func (r *decoder) field() []byte {
 	n := r.uvarint()
 	if r.err != nil {
-		return ""
+		return nil
 	}
 	if n > uint64(len(r.b)) {
 		r.err = errShortDoc
-		return ""
+		return nil
 	}
-	s := string(r.b[:n])
+	b := r.b[:n]
 	r.b = r.b[n:]
-	return s
+	return b
 }
 
 // repeated reads a string as string does, but returns *last, without a
@@ -625,17 +639,8 @@ func (r *decoder) string() string {
 // (its file, its batch ID, its language) then takes one string a batch,
 // not one a document.
 func (r *decoder) repeated(last *string) string {
-	n := r.uvarint()
-	if r.err != nil {
-		return ""
-	}
-	if n > uint64(len(r.b)) {
-		r.err = errShortDoc
-		return ""
-	}
-	if b := r.b[:n]; string(b) != *last {
+	if b := r.field(); string(b) != *last {
 		*last = string(b)
 	}
-	r.b = r.b[n:]
 	return *last
 }
