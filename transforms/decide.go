@@ -294,15 +294,15 @@ func (fn *involvedFn) ProcessElement(f foundPair, emit func(string, []string)) {
 
 func (fn *involvedFn) FinishBundle(emit func(string, []string)) { fn.merge.flush(emit) }
 
-// packNodesFn keys a batch of representatives by its ID, encoded without
-// what matching needs of them (appendNodes: their pages and groups, no
-// vectors, sketches or sites), for the join that waits for the last pair
-// matching finds. The direct runner holds every input of a join as it
-// came until the join runs: the batches would keep every document's
-// struct, vector and sketch live through matching, which is the peak of
-// a large run (docs/benchmarks.md, "The 1,080,000-page crawl's peak").
-// A batch is encoded into a buffer reused across batches, then copied at
-// its size.
+// packNodesFn keys a batch of representatives by its ID, with only what
+// splitNodesFn reads of them, encoded (appendNodes: their pages and
+// groups; no vectors, sketches or sites), for the join that waits for the
+// last pair matching finds. The direct runner holds every input of a join
+// as it came until the join runs: the batches themselves kept every
+// document's struct, and its vector and sketch, live through matching
+// (on the 1,080,000-page crawl 0.31 GB of structs; docs/benchmarks.md,
+// "Decide's join without vectors and sketches"). A batch is encoded into
+// a buffer reused across batches, then copied at its size.
 type packNodesFn struct{ buf []byte }
 
 func (fn *packNodesFn) ProcessElement(b docBatch) (string, []byte) {
