@@ -371,7 +371,7 @@ func (g *group) query(q int32, s *scratch) {
 				continue // cross group: home–home belongs to another group
 			}
 			t := tau
-			if g.sites != nil && g.sites[q].SameSite(g.sites[r]) && !g.sites[q].SameURL(g.sites[r]) {
+			if g.sites != nil && g.sites[q].Sibling(g.sites[r]) {
 				t = g.siteTau
 			}
 			var sim float64

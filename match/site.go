@@ -63,6 +63,10 @@ func (a Site) SameSite(b Site) bool { return a.Name != 0 && a.Name == b.Name }
 // SameURL reports whether a and b capture one URL.
 func (a Site) SameURL(b Site) bool { return a.URL != 0 && a.URL == b.URL }
 
+// Sibling reports whether a and b are of one site and do not capture one
+// URL: the pairs SiteRule asks SameSiteTau of.
+func (a Site) Sibling(b Site) bool { return a.SameSite(b) && !a.SameURL(b) }
+
 // MergeSites is the Site of the union of two groups: each of site and URL
 // kept when both have the same one, else 0. It is associative and
 // commutative, so a combiner may merge in any order.
@@ -90,7 +94,7 @@ type SiteRule struct {
 // Keep reports whether a pair at weighted Jaccard j of documents of sites
 // a and b is a near-duplicate pair.
 func (r SiteRule) Keep(j float64, a, b Site) bool {
-	return j >= r.SameSiteTau || !a.SameSite(b) || a.SameURL(b)
+	return j >= r.SameSiteTau || !a.Sibling(b)
 }
 
 // Filter returns the pairs of ps (indices into sites) that r keeps, in
