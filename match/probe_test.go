@@ -2,6 +2,7 @@ package match
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/ndd-beam/ndd-beam/spotsig"
@@ -59,6 +60,51 @@ func TestProbeEqualsBruteForce(t *testing.T) {
 	}
 	if yes < 1000 || no < 1000 || ruled < 100 {
 		t.Fatalf("corpora too one-sided: %d queries pair with a member, %d only below the same-site threshold, %d with none", yes, ruled, no)
+	}
+}
+
+// TestProbeManySignatures: with more distinct signatures than the
+// table's first size (it grows, moving its slots), every member is found
+// by a copy of itself and Reaches agrees with brute force on queries
+// that share parts of members.
+func TestProbeManySignatures(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	docs := make([]spotsig.Vector, 300)
+	for i := range docs {
+		docs[i] = randomDoc(r, 5+r.IntN(20), r.Uint64)
+	}
+	sites := make([]Site, len(docs))
+	p := NewProbe(docs, sites, 0.5, SiteRule{})
+	if len(p.table) < 4096 {
+		t.Fatalf("table of %d slots for %d signatures", len(p.table), len(p.posts))
+	}
+	var s ProbeScratch
+	yes := 0
+	for q := range 600 {
+		v := docs[q%len(docs)]
+		if q >= len(docs) { // three quarters of a member, the rest new
+			h := slices.Clone(v.Hashes[:len(v.Hashes)*3/4])
+			for range len(v.Hashes) - len(h) {
+				h = append(h, r.Uint64())
+			}
+			v = spotsig.NewVector(h)
+		}
+		want := false
+		for _, d := range docs {
+			if WeightedJaccard(v, d) >= 0.5 {
+				want = true
+			}
+		}
+		if got := p.Reaches(v, func() Site { return NoSite }, &s); got != want || (q < len(docs) && !got) {
+			t.Fatalf("query %d: reaches %v, brute force %v", q, got, want)
+		}
+		if want {
+			yes++
+		}
+	}
+	t.Logf("%d of 600 queries reach", yes)
+	if yes > 590 || yes < 310 {
+		t.Fatalf("%d of 600 queries reach", yes)
 	}
 }
 
