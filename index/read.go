@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding"
 
 	"github.com/ndd-beam/ndd-beam/dedup"
 )
@@ -71,9 +73,10 @@ func readFileRows(ctx context.Context, seg, f string, want func(*Row) bool, fn f
 // sets it (set), or how a row's list elements set it (list, once per row
 // with its elements, numbers only); a null, an empty list, sets nothing.
 type column struct {
-	index int
-	set   func(r *Row, v parquet.Value)
-	list  func(r *Row, vs []parquet.Value)
+	index  int
+	maxDef int // the leaf's maximum definition level: a list element's level
+	set    func(r *Row, v parquet.Value)
+	list   func(r *Row, vs []uint64)
 }
 
 // rowColumnSetters are Row's leaf columns (its parquet tags) and their
@@ -81,12 +84,12 @@ type column struct {
 var rowColumnSetters = []struct {
 	path []string
 	set  func(r *Row, v parquet.Value)
-	list func(r *Row, vs []parquet.Value)
+	list func(r *Row, vs []uint64)
 }{
 	{[]string{"text_digest"}, func(r *Row, v parquet.Value) { r.TextDigest = string(v.ByteArray()) }, nil},
 	{[]string{"uri"}, func(r *Row, v parquet.Value) { r.URI = string(v.ByteArray()) }, nil},
-	{[]string{"hashes", "list", "element"}, nil, func(r *Row, vs []parquet.Value) { r.Hashes = uint64s(vs) }},
-	{[]string{"freqs", "list", "element"}, nil, func(r *Row, vs []parquet.Value) { r.Freqs = uint32s(vs) }},
+	{[]string{"hashes", "list", "element"}, nil, func(r *Row, vs []uint64) { r.Hashes = slices.Clone(vs) }},
+	{[]string{"freqs", "list", "element"}, nil, func(r *Row, vs []uint64) { r.Freqs = uint32s(vs) }},
 	{[]string{"record_id"}, func(r *Row, v parquet.Value) { r.RecordID = string(v.ByteArray()) }, nil},
 	{[]string{"warc_file"}, func(r *Row, v parquet.Value) { r.File = string(v.ByteArray()) }, nil},
 	{[]string{"offset"}, func(r *Row, v parquet.Value) { r.Offset = v.Int64() }, nil},
@@ -96,10 +99,10 @@ var rowColumnSetters = []struct {
 	{[]string{"length"}, func(r *Row, v parquet.Value) { r.Length = v.Int64() }, nil},
 	{[]string{"rank"}, func(r *Row, v parquet.Value) { r.Rank = append([]byte{}, v.ByteArray()...) }, nil},
 	{[]string{"sketch_words"}, func(r *Row, v parquet.Value) { r.SketchWords = v.Int64() }, nil},
-	{[]string{"sketch", "list", "element"}, nil, func(r *Row, vs []parquet.Value) { r.Sketch = uint32s(vs) }},
+	{[]string{"sketch", "list", "element"}, nil, func(r *Row, vs []uint64) { r.Sketch = uint32s(vs) }},
 	{[]string{"segment"}, func(r *Row, v parquet.Value) { r.Segment = string(v.ByteArray()) }, nil},
 	{[]string{"whole_words"}, func(r *Row, v parquet.Value) { r.WholeWords = v.Int64() }, nil},
-	{[]string{"whole_sketch", "list", "element"}, nil, func(r *Row, vs []parquet.Value) { r.Whole = uint32s(vs) }},
+	{[]string{"whole_sketch", "list", "element"}, nil, func(r *Row, vs []uint64) { r.Whole = uint32s(vs) }},
 }
 
 // wantColumns are the first columns of rowColumnSetters: what want reads.
@@ -123,25 +126,17 @@ func rowColumns(schema *parquet.Schema) ([]column, error) {
 			}
 			return nil, fmt.Errorf("no column %v", c.path)
 		}
-		cols = append(cols, column{index: leaf.ColumnIndex, set: c.set, list: c.list})
+		cols = append(cols, column{index: leaf.ColumnIndex, maxDef: leaf.MaxDefinitionLevel, set: c.set, list: c.list})
 	}
 	return cols, nil
 }
 
-// uint64s and uint32s are the numbers of a row's list elements, in a
+// uint32s are a row's list elements (32-bit numbers, read as 64), in a
 // slice of their own.
-func uint64s(vs []parquet.Value) []uint64 {
-	out := make([]uint64, len(vs))
-	for i, v := range vs {
-		out[i] = v.Uint64()
-	}
-	return out
-}
-
-func uint32s(vs []parquet.Value) []uint32 {
+func uint32s(vs []uint64) []uint32 {
 	out := make([]uint32, len(vs))
 	for i, v := range vs {
-		out[i] = v.Uint32()
+		out[i] = uint32(v)
 	}
 	return out
 }
@@ -149,7 +144,7 @@ func uint32s(vs []parquet.Value) []uint32 {
 // rowGroupReader reads row groups, reusing its buffers.
 type rowGroupReader struct {
 	values []parquet.Value
-	elems  []parquet.Value // the current row's list elements
+	elems  []uint64 // the current row's list elements
 	rows   []Row
 	keep   []bool
 }
@@ -201,6 +196,60 @@ func (b *rowGroupReader) read(g parquet.RowGroup, cols []column, want func(*Row)
 	return nil
 }
 
+// listPage reads list column c's page p as column does, from the page's
+// levels and its numbers as they are decoded (no parquet.Value per
+// element: most of the cost of reading an index's vectors); ok is false,
+// and nothing is read, when p's values are not plain 64- or 32-bit numbers
+// (a dictionary page), which column reads value by value.
+func (b *rowGroupReader) listPage(p parquet.Page, c column, row *int, take *bool, at func(int) bool, flush func()) (ok bool, err error) {
+	if p.Dictionary() != nil {
+		return false, nil
+	}
+	data := p.Data()
+	var u64 []uint64
+	var u32 []uint32
+	wide := data.Kind() == encoding.Int64
+	switch {
+	case wide:
+		u64 = data.Uint64()
+	case data.Kind() == encoding.Int32:
+		u32 = data.Uint32()
+	default:
+		return false, nil
+	}
+	reps, defs := p.RepetitionLevels(), p.DefinitionLevels()
+	if len(reps) != len(defs) {
+		return false, nil
+	}
+	k := 0 // the next number of data
+	for i, r := range reps {
+		if r == 0 {
+			if *row >= 0 {
+				flush()
+			}
+			if *row++; *row >= len(b.rows) {
+				return true, fmt.Errorf("column %d holds more rows than its row group's %d", c.index, len(b.rows))
+			}
+			*take = at(*row)
+		}
+		if int(defs[i]) != c.maxDef {
+			continue // an empty list
+		}
+		if k >= len(u64)+len(u32) {
+			return true, fmt.Errorf("column %d: a page with fewer values than its levels", c.index)
+		}
+		if *take {
+			if wide {
+				b.elems = append(b.elems, u64[k])
+			} else {
+				b.elems = append(b.elems, uint64(u32[k]))
+			}
+		}
+		k++
+	}
+	return true, nil
+}
+
 // column reads leaf column c of g into the rows for which at(row) holds;
 // a value of repetition level 0 starts the next row.
 func (b *rowGroupReader) column(g parquet.RowGroup, c column, at func(int) bool) error {
@@ -211,8 +260,8 @@ func (b *rowGroupReader) column(g parquet.RowGroup, c column, at func(int) bool)
 	defer pages.Close()
 	row := -1
 	// A list column's elements are gathered per row (numbers, held by
-	// value, so a row may span pages) and set at once: one allocation of
-	// the list's size instead of an append per element.
+	// value, so a row may span pages) and set at once (column.list):
+	// one allocation of the list's size.
 	b.elems = b.elems[:0]
 	take := false // at(row) of the current row
 	flush := func() {
@@ -228,6 +277,15 @@ func (b *rowGroupReader) column(g parquet.RowGroup, c column, at func(int) bool)
 		}
 		if err != nil {
 			return err
+		}
+		if c.list != nil {
+			if ok, err := b.listPage(p, c, &row, &take, at, flush); ok || err != nil {
+				parquet.Release(p)
+				if err != nil {
+					return err
+				}
+				continue
+			}
 		}
 		vr := p.Values()
 		for {
@@ -246,7 +304,7 @@ func (b *rowGroupReader) column(g parquet.RowGroup, c column, at func(int) bool)
 				switch {
 				case !take || v.IsNull():
 				case c.list != nil:
-					b.elems = append(b.elems, v)
+					b.elems = append(b.elems, v.Uint64())
 				default:
 					c.set(&b.rows[row], v)
 				}
