@@ -416,18 +416,11 @@ func TestSchema2Segment(t *testing.T) {
 	if err := parquet.WriteFile(filepath.Join(seg, ShardName(0, 1)), rows); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(seg, ShardName(0, 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, _ := f.Stat()
-	if pf, err := parquet.OpenFile(f, st.Size()); err != nil {
-		t.Fatal(err)
-	} else if _, ok := pf.Schema().Lookup("segment"); ok {
+	pf, size := openTestParquet(t, filepath.Join(seg, ShardName(0, 1)))
+	if _, ok := pf.Schema().Lookup("segment"); ok {
 		t.Fatal("the schema-2 file has a segment column")
 	}
-	m := Meta{Segment: SegmentName("old"), Pages: len(old), Files: []string{ShardName(0, 1)}, FileBytes: map[string]int64{ShardName(0, 1): st.Size()}, Params: AgreementOf(p)}
+	m := Meta{Segment: SegmentName("old"), Pages: len(old), Files: []string{ShardName(0, 1)}, FileBytes: map[string]int64{ShardName(0, 1): size}, Params: AgreementOf(p)}
 	m.Params.Schema = 2
 	if err := Commit(ctx, seg, m); err != nil {
 		t.Fatal(err)
@@ -493,22 +486,13 @@ func TestDictionaryVectorsSegment(t *testing.T) {
 	if err := parquet.WriteFile(name, rows, parquet.MaxRowsPerRowGroup(RowGroupRows)); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, _ := f.Stat()
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		t.Fatal(err)
-	}
+	pf, size := openTestParquet(t, name)
 	leaf, _ := pf.Schema().Lookup("hashes", "list", "element")
 	pg, err := pf.RowGroups()[0].ColumnChunks()[leaf.ColumnIndex].Pages().ReadPage()
 	if err != nil || pg.Dictionary() == nil {
 		t.Fatalf("the hashes' first page has no dictionary (%v)", err)
 	}
-	m := Meta{Segment: SegmentName("d"), Pages: len(pages), Files: []string{ShardName(0, 1)}, FileBytes: map[string]int64{ShardName(0, 1): st.Size()}, Params: AgreementOf(p)}
+	m := Meta{Segment: SegmentName("d"), Pages: len(pages), Files: []string{ShardName(0, 1)}, FileBytes: map[string]int64{ShardName(0, 1): size}, Params: AgreementOf(p)}
 	if err := Commit(ctx, seg, m); err != nil {
 		t.Fatal(err)
 	}

@@ -92,16 +92,7 @@ func TestSegmentRoundTrip(t *testing.T) {
 			t.Fatalf("accepted row %d: %+v, read in full %+v", 3*i, p, got[3*i])
 		}
 	}
-	f, err := os.Open(filepath.Join(infos[0].Dir, ShardName(0, 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, _ := f.Stat()
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		t.Fatal(err)
-	}
+	pf, _ := openTestParquet(t, filepath.Join(infos[0].Dir, ShardName(0, 1)))
 	if len(pf.RowGroups()) < 3 {
 		t.Errorf("%d row groups for %d rows", len(pf.RowGroups()), len(pages))
 	}
@@ -110,6 +101,26 @@ func TestSegmentRoundTrip(t *testing.T) {
 			t.Errorf("row group of %d rows", rg.NumRows())
 		}
 	}
+}
+
+// openTestParquet opens Parquet file name for the test's length: the
+// file and its size in bytes.
+func openTestParquet(t *testing.T, name string) (*parquet.File, int64) {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pf, st.Size()
 }
 
 // A run whose parameters differ from a segment's is refused with the name
