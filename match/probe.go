@@ -18,10 +18,11 @@ import (
 // missing a member that MatchCross would pair with the query and the
 // SiteRule keep.
 //
-// Memory: the members' lengths and sites, 8 bytes per signature occurrence
-// (the inverted lists, one array) and 32 to 64 bytes per distinct
-// signature (its slot of 16 bytes, the table a quarter to half full). A Probe is read-only once built;
-// Reaches needs its own ProbeScratch per goroutine.
+// Memory: the members' lengths and sites, 8 bytes per signature
+// occurrence (the inverted lists, one array, indexed by int32: fewer than
+// 2³¹ occurrences) and 32 to 64 bytes per distinct signature (its slot of
+// 16 bytes, the table a quarter to half full). A Probe is read-only once
+// built; Reaches needs its own ProbeScratch per goroutine.
 type Probe struct {
 	tau   float64 // effective (effectiveTau)
 	rule  SiteRule
