@@ -80,7 +80,8 @@ bench-job:
 ## bin/ndd-beam runs them in sequence, day 1 with --write_index, day K > 1 with --against and --write_index on the same
 ## index, then the days of ALONE (default: the last) alone; CPU, wall, peak RSS and the index's size per day as a
 ## markdown table (scripts/bench-batches.sh; batches and outputs under BENCH_DIR, default /tmp/ndd-batches;
-## COMPACT_EVERY=N compacts the index after every N-th day with ndd-eval index compact)
+## COMPACT_EVERY=N compacts the index after every N-th day with ndd-eval index compact); then day 1 and the last day
+## again in ROUNDS (3) interleaved rounds, and the ratio of their median CPU (single runs vary by 10-20 %)
 DAYS  ?= 30
 PAGES ?= 36000
 bench-batches:

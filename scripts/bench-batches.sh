@@ -13,9 +13,14 @@
 # Parquet files; from its summary.json the pages, kept, dropped, dropped
 # for index pages and the index pages the batch reached. Prints a line per
 # run as it goes, then a markdown table and the ratios of the issue's
-# targets. Direct runner, default parameters.
+# targets. Direct runner, default parameters. A single run of each day
+# varies by 10-20 % on a shared machine, so the first and last days then
+# run again in $ROUNDS interleaved rounds (default 3): day 1 writing its
+# segment into an empty directory, and the last day against the index as
+# it was before that day (a copy kept for this) writing into another; the
+# ratio of their median CPU is printed beside the sequence's.
 # Usage: scripts/bench-batches.sh
-#   DAYS=30 PAGES=36000 ALONE="30" COMPACT_EVERY= BENCH_DIR=/tmp/ndd-batches GOLDSET=../shared/data/goldset
+#   DAYS=30 PAGES=36000 ALONE="30" COMPACT_EVERY= ROUNDS=3 BENCH_DIR=/tmp/ndd-batches GOLDSET=../shared/data/goldset
 # The batches are written once into $BENCH_DIR/batches-dDAYS-pPAGES and
 # reused; the index and outputs are written again on every run.
 set -euo pipefail
@@ -38,8 +43,10 @@ fi
 day() { printf '%s/day-%0*d/crawl.warc.gz' "$gen" "$(( ${#days} > 2 ? ${#days} : 2 ))" "$1"; }
 
 ix="$dir/index"
+before="$dir/index-before-last" # the index as the last day found it, for the rounds
 rows="$dir/rows.tsv"
-rm -rf "$ix" "$dir"/out-* "$dir"/alone-*
+rounds=${ROUNDS:-3}
+rm -rf "$ix" "$before" "$dir"/out-* "$dir"/alone-* "$dir"/round-*
 : > "$rows"
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo +modified)"
 
@@ -69,6 +76,7 @@ for k in $(seq "$days"); do
   read -r before _ <<< "$(index)"
   flags=(--input="$(day "$k")" --write_index="$ix" --index_label="$(printf 'day%02d' "$k")")
   [ "$k" -gt 1 ] && flags+=(--against="$ix")
+  [ "$k" -eq "$days" ] && [ "$k" -gt 1 ] && [ "$rounds" -gt 0 ] && cp -a "$ix" "$before"
   out="$dir/out-$k"
   t=$(run "day-$k" "$out" "${flags[@]}")
   echo "batch $k $(sumstat "$out" pages) $(sumstat "$out" kept) $(sumstat "$out" dropped) $(sumstat "$out" dropped_for_index) $before $(sumstat "$out" index_pages_reached) $t $(index)" | tee -a "$rows"
@@ -83,6 +91,16 @@ for k in $alone; do
   t=$(run "alone-$k" "$out" --input="$(day "$k")")
   echo "alone $k $(sumstat "$out" pages) $(sumstat "$out" kept) $(sumstat "$out" dropped) - 0 - $t 0 0 0 0" | tee -a "$rows"
 done
+# rounds: day 1 and the last day again, interleaved, each writing its segment into an empty directory
+if [ "$days" -gt 1 ]; then
+  for r in $(seq "$rounds"); do
+    rm -rf "$dir/round-ix1" "$dir/round-ixN" "$dir"/round-out-*
+    t=$(run "round-$r-1" "$dir/round-out-1" --input="$(day 1)" --write_index="$dir/round-ix1" --index_label=day01)
+    echo "round 1 - - - - - - $t 0 0 0 0" | tee -a "$rows"
+    t=$(run "round-$r-$days" "$dir/round-out-$days" --input="$(day "$days")" --against="$before" --write_index="$dir/round-ixN" --index_label=last)
+    echo "round $days - - - - - - $t 0 0 0 0" | tee -a "$rows"
+  done
+fi
 echo "# $(date -u +%FT%TZ) done, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo
@@ -103,3 +121,10 @@ awk -v last="$days" -v alone="$alone" '$1 == "batch" {cpu[$2] = $9; rss[$2] = $1
       if (read[k] > 0) printf "; (peak - peak alone) / index pages read = %.0f bytes a page (target <= 1024)", (rss[k] - arss[k]) * 1024 / read[k]
       printf "\n"}
     printf "largest peak RSS: %d MB, batch %d (target <= 2048 MB every batch)\n", peak / 1024, at}' "$rows"
+# median of a day's round CPU-s
+median() { awk -v d="$1" '$1 == "round" && $2 == d {print $9}' "$rows" | sort -g | awk '{v[NR] = $1} END {if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
+if [ "$days" -gt 1 ] && [ "$rounds" -gt 0 ]; then
+  m1=$(median 1) mn=$(median "$days")
+  echo "rounds (CPU-s): day 1 $(awk '$1 == "round" && $2 == 1 {printf "%s ", $9}' "$rows")| day $days $(awk -v d="$days" '$1 == "round" && $2 == d {printf "%s ", $9}' "$rows")"
+  awk -v a="$mn" -v b="$m1" -v d="$days" -v n="$rounds" 'BEGIN {printf "batch %d / batch 1 CPU, medians of %d interleaved rounds: %.2f / %.2f = %.2f (target <= 1.5)\n", d, n, a, b, a / b}'
+fi
