@@ -43,10 +43,10 @@ fi
 day() { printf '%s/day-%0*d/crawl.warc.gz' "$gen" "$(( ${#days} > 2 ? ${#days} : 2 ))" "$1"; }
 
 ix="$dir/index"
-before="$dir/index-before-last" # the index as the last day found it, for the rounds
+last_ix="$dir/index-before-last" # the index as the last day found it, for the rounds
 rows="$dir/rows.tsv"
 rounds=${ROUNDS:-3}
-rm -rf "$ix" "$before" "$dir"/out-* "$dir"/alone-* "$dir"/round-*
+rm -rf "$ix" "$last_ix" "$dir"/out-* "$dir"/alone-* "$dir"/round-*
 : > "$rows"
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo +modified)"
 
@@ -76,7 +76,7 @@ for k in $(seq "$days"); do
   read -r before _ <<< "$(index)"
   flags=(--input="$(day "$k")" --write_index="$ix" --index_label="$(printf 'day%02d' "$k")")
   [ "$k" -gt 1 ] && flags+=(--against="$ix")
-  [ "$k" -eq "$days" ] && [ "$k" -gt 1 ] && [ "$rounds" -gt 0 ] && cp -a "$ix" "$before"
+  [ "$k" -eq "$days" ] && [ "$k" -gt 1 ] && [ "$rounds" -gt 0 ] && cp -a "$ix" "$last_ix"
   out="$dir/out-$k"
   t=$(run "day-$k" "$out" "${flags[@]}")
   echo "batch $k $(sumstat "$out" pages) $(sumstat "$out" kept) $(sumstat "$out" dropped) $(sumstat "$out" dropped_for_index) $before $(sumstat "$out" index_pages_reached) $t $(index)" | tee -a "$rows"
@@ -97,7 +97,7 @@ if [ "$days" -gt 1 ]; then
     rm -rf "$dir/round-ix1" "$dir/round-ixN" "$dir"/round-out-*
     t=$(run "round-$r-1" "$dir/round-out-1" --input="$(day 1)" --write_index="$dir/round-ix1" --index_label=day01)
     echo "round 1 - - - - - - $t 0 0 0 0" | tee -a "$rows"
-    t=$(run "round-$r-$days" "$dir/round-out-$days" --input="$(day "$days")" --against="$before" --write_index="$dir/round-ixN" --index_label=last)
+    t=$(run "round-$r-$days" "$dir/round-out-$days" --input="$(day "$days")" --against="$last_ix" --write_index="$dir/round-ixN" --index_label=last)
     echo "round $days - - - - - - $t 0 0 0 0" | tee -a "$rows"
   done
 fi
