@@ -105,10 +105,11 @@ func appendNodes(buf []byte, b docBatch) []byte {
 // decodeNodes decodes the bytes written by appendNodes into documents
 // with their Page and Group set, with decodeDoc's checks.
 func decodeNodes(b []byte) ([]dedup.Doc, error) {
-	r, n, err := many(b, "Nodes", 8) // every document needs >= 8 bytes
+	r, err := start(b, "Nodes")
 	if err != nil {
 		return nil, err
 	}
+	n := r.count(8) // every document needs >= 8 bytes
 	var out []dedup.Doc
 	if n > 0 {
 		out = make([]dedup.Doc, n)
@@ -126,19 +127,28 @@ func decodeNodes(b []byte) ([]dedup.Doc, error) {
 	return out, nil
 }
 
-// many starts decoding b, an encoding of what that holds a version byte,
-// then the number n of its documents as a uvarint, then the documents, at
-// least size bytes each: it returns the decoder past n, and n.
-func many(b []byte, what string, size uint64) (*decoder, int, error) {
+// start starts decoding b, an encoding of what: it checks the version
+// byte and returns a decoder past it.
+func start(b []byte, what string) (*decoder, error) {
 	if len(b) == 0 || b[0] != docCoderVersion {
-		return nil, 0, fmt.Errorf("transforms: %s encoding version %v, want %d", what, head(b), docCoderVersion)
+		return nil, fmt.Errorf("transforms: %s encoding version %v, want %d", what, head(b), docCoderVersion)
 	}
-	r := &decoder{b: b[1:]}
+	return &decoder{b: b[1:]}, nil
+}
+
+// count reads the number of documents that follow as a uvarint, each at
+// least size bytes: more than the rest of the input can hold is an error
+// (errShortDoc), so that no decoder allocates more than its input can
+// describe. It returns 0 on error.
+func (r *decoder) count(size uint64) int {
 	n := r.uvarint()
 	if r.err == nil && n > uint64(len(r.b))/size {
 		r.err = errShortDoc
 	}
-	return r, int(n), r.err
+	if r.err != nil {
+		return 0
+	}
+	return int(n)
 }
 
 // end returns r's first error, or an error when bytes are left after the
@@ -311,16 +321,12 @@ func appendBatch(buf []byte, b docBatch) []byte {
 // checks.
 func decodeBatch(b []byte) (docBatch, error) {
 	var out docBatch
-	if len(b) == 0 || b[0] != docCoderVersion {
-		return out, fmt.Errorf("transforms: Batch encoding version %v, want %d", head(b), docCoderVersion)
+	r, err := start(b, "Batch")
+	if err != nil {
+		return out, err
 	}
-	r := decoder{b: b[1:]}
 	out.ID = r.string()
-	n := r.uvarint()
-	if r.err == nil && n > uint64(len(r.b))/16 { // every document needs >= 16 bytes
-		r.err = errShortDoc
-	}
-	if r.err == nil && n > 0 {
+	if n := r.count(16); n > 0 { // every document needs >= 16 bytes
 		out.Docs = make([]doc, n)
 		for i := range out.Docs {
 			out.Docs[i] = r.doc()
@@ -329,11 +335,8 @@ func decodeBatch(b []byte) (docBatch, error) {
 			}
 		}
 	}
-	if r.err == nil && len(r.b) != 0 {
-		r.err = fmt.Errorf("transforms: %d trailing bytes after Batch", len(r.b))
-	}
-	if r.err != nil {
-		return docBatch{}, r.err
+	if err := r.end("Batch"); err != nil {
+		return docBatch{}, err
 	}
 	return out, nil
 }
@@ -364,11 +367,11 @@ func encodePart(p docPart) []byte {
 // checks.
 func decodePart(b []byte) (docPart, error) {
 	var out docPart
-	r, n, err := many(b, "Part", 16) // every document needs >= 16 bytes
+	r, err := start(b, "Part")
 	if err != nil {
 		return out, err
 	}
-	if n > 0 {
+	if n := r.count(16); n > 0 { // every document needs >= 16 bytes
 		out.Docs = make([]matchDoc, n)
 		bodies := make([]matchBody, n)
 		for i := range out.Docs {
@@ -418,16 +421,13 @@ var (
 // 2^32-1, or a sketch out of order or not in its one encoding (sketch);
 // it never allocates more than the input can describe.
 func decodeDoc(b []byte) (doc, error) {
-	if len(b) == 0 || b[0] != docCoderVersion {
-		return doc{}, fmt.Errorf("transforms: Doc encoding version %v, want %d", head(b), docCoderVersion)
+	r, err := start(b, "Doc")
+	if err != nil {
+		return doc{}, err
 	}
-	r := decoder{b: b[1:]}
 	d := r.doc()
-	if r.err == nil && len(r.b) != 0 {
-		r.err = fmt.Errorf("transforms: %d trailing bytes after Doc", len(r.b))
-	}
-	if r.err != nil {
-		return doc{}, r.err
+	if err := r.end("Doc"); err != nil {
+		return doc{}, err
 	}
 	return d, nil
 }
