@@ -181,7 +181,8 @@ type ProbeScratch struct {
 // v's signatures no member has. At that point the members seen that could
 // not reach τ with all the rest are left out, and with none left v
 // reaches nothing (a quarter of the index pages of day 30 of `make
-// bench-batches` end there).
+// bench-batches` end there, counted once: docs/benchmarks.md, "Reading
+// the index cheaper").
 func (p *Probe) Reaches(v spotsig.Vector, site func() Site, s *ProbeScratch) bool {
 	L := v.Len()
 	if L == 0 || p.tau > 1 || len(p.lens) == 0 {
