@@ -31,6 +31,9 @@ type Result struct {
 	// dropped as shared boilerplate (DropSharedBlocks; over all documents,
 	// with repeats) and their signatures.
 	SharedBlocks, SharedBlockSignatures int
+	// SharedTextPages counts the pages of shared text only, which keep
+	// their blocks' signatures hashed with their site (ResolveBlocks).
+	SharedTextPages int
 	// SignaturesBeforeIDF and SignaturesAfterIDF are Σ|d| over the
 	// documents with >= 1 signature, before and after the IDF filter
 	// (before: after DropSharedBlocks).
@@ -167,7 +170,7 @@ func finish(p config.Params, slots []*Signed, prior []Prior) (*Result, error) {
 		}
 		docs = append(docs, s.Doc)
 	}
-	res.SharedBlocks, res.SharedBlockSignatures = DropSharedBlocks(docs, p.SharedBlockPages)
+	res.SharedBlocks, res.SharedBlockSignatures, res.SharedTextPages = DropSharedBlocks(docs, p.SharedBlockPages)
 	for _, d := range docs {
 		if d.Lang != "" {
 			res.Languages[d.Lang]++

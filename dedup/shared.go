@@ -3,6 +3,7 @@ package dedup
 import (
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/internal/hashx"
+	"github.com/ndd-beam/ndd-beam/match"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 )
 
@@ -185,8 +186,31 @@ func BlockCounts(docs []Doc) map[uint64]BlockCount {
 // does not report merged into Vec, its Lang the language of its main
 // content once they are left out (Language: "" if none is left;
 // unchanged without blocks), and Blocks nil; it also returns the number of blocks left out and of
-// their signatures (with repeats).
-func ResolveBlocks(d Doc, shared func(hash uint64) bool) (out Doc, droppedBlocks, droppedSignatures int) {
+// their signatures (with repeats), and whether d is a page of shared text
+// only (below).
+//
+// A page of a site (d.Site) every one of whose blocks shared reports is
+// made only of text that other pages carry: a tag page that prints one
+// post whole, the one-entry listings of that post, a notice page. Leaving
+// them all out would leave it no signature, and only a byte-identical
+// text could then drop it. It keeps them instead, each signature hashed
+// with its site (SiteSignatures), so that it can be a candidate only of
+// another such page of its own site, where the same-site rule and
+// verification (Verify) decide: pages of different sites that show
+// nothing but one shared notice (app shells behind one consent wall) stay
+// apart, and its signatures never meet those of the pages that carry the
+// same text beside their own, from which the blocks were left out.
+// Nothing is counted as dropped then (docs/quality.md, "Pages of shared
+// text only").
+func ResolveBlocks(d Doc, shared func(hash uint64) bool) (out Doc, droppedBlocks, droppedSignatures int, sharedOnly bool) {
+	if d.Site.Name != 0 && d.Vec.Len() == 0 && allShared(d.Blocks, shared) {
+		if len(d.Blocks) > 0 {
+			d.Lang = Language(d.Blocks, func(uint64) bool { return false })
+		}
+		d.Vec = SiteSignatures(spotsig.MergeBlocks(d.Vec, d.Blocks, nil), d.Site)
+		d.Blocks = nil
+		return d, 0, 0, true
+	}
 	for _, b := range d.Blocks {
 		if shared(b.Hash) {
 			droppedBlocks++
@@ -198,7 +222,37 @@ func ResolveBlocks(d Doc, shared func(hash uint64) bool) (out Doc, droppedBlocks
 	}
 	d.Vec = spotsig.MergeBlocks(d.Vec, d.Blocks, func(b spotsig.Block) bool { return !shared(b.Hash) })
 	d.Blocks = nil
-	return d, droppedBlocks, droppedSignatures
+	return d, droppedBlocks, droppedSignatures, false
+}
+
+// allShared reports whether blocks hold a signature and shared reports
+// every block that does.
+func allShared(blocks []spotsig.Block, shared func(hash uint64) bool) bool {
+	found := false
+	for _, b := range blocks {
+		if b.Vec.Len() == 0 {
+			continue
+		}
+		if !shared(b.Hash) {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// SiteSignatures returns v with every signature hash mixed with the hash of
+// site's name (hashx.Mix64 of the two XORed; frequencies kept): the
+// signatures of a page made only of shared blocks (ResolveBlocks), which
+// only pages of the same site share.
+func SiteSignatures(v spotsig.Vector, site match.Site) spotsig.Vector {
+	hs := make([]uint64, 0, v.Len())
+	for i, h := range v.Hashes {
+		for range v.Freqs[i] {
+			hs = append(hs, hashx.Mix64(h^site.Name))
+		}
+	}
+	return spotsig.NewVector(hs)
 }
 
 // Language is the language a page is reported in: that of its
@@ -234,16 +288,21 @@ func Language(blocks []spotsig.Block, shared func(hash uint64) bool) string {
 
 // DropSharedBlocks resolves every document's blocks in place (BlockCounts,
 // BlockCount.Shared, ResolveBlocks) and returns the blocks and signatures
-// dropped over all documents. Documents left with an empty Vec stay
-// (CheckMinSignatures rejects them).
-func DropSharedBlocks(docs []Doc, minPages int) (droppedBlocks, droppedSignatures int) {
+// dropped over all documents, and the pages of shared text only that kept
+// theirs. Documents left with an empty Vec stay (CheckMinSignatures
+// rejects them).
+func DropSharedBlocks(docs []Doc, minPages int) (droppedBlocks, droppedSignatures, sharedOnly int) {
 	counts := BlockCounts(docs)
 	shared := func(h uint64) bool { return counts[h].Shared(minPages) }
 	for i := range docs {
 		var b, s int
-		docs[i], b, s = ResolveBlocks(docs[i], shared)
+		var only bool
+		docs[i], b, s, only = ResolveBlocks(docs[i], shared)
 		droppedBlocks += b
 		droppedSignatures += s
+		if only {
+			sharedOnly++
+		}
 	}
-	return droppedBlocks, droppedSignatures
+	return droppedBlocks, droppedSignatures, sharedOnly
 }

@@ -2,9 +2,11 @@ package dedup
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/match"
 
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
@@ -35,7 +37,7 @@ func TestDropSharedBlocks(t *testing.T) {
 		{Page: Page{Ref: warc.Ref{RecordID: "s3"}}, Blocks: append(syndicated(false), own(6))},
 		{Page: Page{Ref: warc.Ref{RecordID: "s4"}}, Blocks: syndicated(false)},
 	}
-	blocks, sigs := DropSharedBlocks(docs, 2)
+	blocks, sigs, _ := DropSharedBlocks(docs, 2)
 	if blocks != 2 || sigs != 4 {
 		t.Errorf("dropped %d blocks, %d signatures; want the notice twice: 2, 4", blocks, sigs)
 	}
@@ -48,7 +50,7 @@ func TestDropSharedBlocks(t *testing.T) {
 	// Exact copies: the block beside the same main content on three
 	// copies is one context, and stays.
 	docs = []Doc{{Blocks: []spotsig.Block{article, notice}}, {Blocks: []spotsig.Block{article, notice}}, {Blocks: []spotsig.Block{article, notice}}}
-	if b, _ := DropSharedBlocks(docs, 2); b != 0 || docs[0].Vec.Len() != 5 {
+	if b, _, _ := DropSharedBlocks(docs, 2); b != 0 || docs[0].Vec.Len() != 5 {
 		t.Errorf("exact copies: dropped %d, vector %v", b, docs[0].Vec)
 	}
 	// A notice that is the largest block of short pages (their main
@@ -58,13 +60,50 @@ func TestDropSharedBlocks(t *testing.T) {
 	for i := range 4 {
 		docs = append(docs, Doc{Blocks: []spotsig.Block{{Hash: 2, Main: true, Vec: vec(20, 21)}, own(uint64(10 + i))}})
 	}
-	if b, _ := DropSharedBlocks(docs, 2); b != 4 || docs[0].Vec.Len() != 1 {
+	if b, _, _ := DropSharedBlocks(docs, 2); b != 4 || docs[0].Vec.Len() != 1 {
 		t.Errorf("notice as main content of short pages: dropped %d, vector %v", b, docs[0].Vec)
 	}
 	// Off: every block joins the vector.
 	docs = []Doc{{Blocks: []spotsig.Block{article, notice}}, {Blocks: []spotsig.Block{notice}}}
-	if b, _ := DropSharedBlocks(docs, 0); b != 0 || docs[0].Vec.Len() != 5 {
+	if b, _, _ := DropSharedBlocks(docs, 0); b != 0 || docs[0].Vec.Len() != 5 {
 		t.Errorf("off: dropped %d, vector %v", b, docs[0].Vec)
+	}
+}
+
+// A page every block of which is shared keeps its blocks, its signatures
+// hashed with its site: two such pages of one site are equal, a page of
+// another site that shows the same text alone shares no signature with
+// them, and the pages that carry the text beside their own still lose it.
+func TestPagesOfSharedBlocksOnly(t *testing.T) {
+	notice := spotsig.Block{Hash: 2, Main: true, Vec: vec(20, 21, 21)}
+	own := func(h uint64) spotsig.Block { return spotsig.Block{Hash: h, Main: true, Vec: vec(h * 100)} }
+	x, y := match.SiteOf("x.example", "x.example/a"), match.SiteOf("y.example", "y.example/a")
+	var docs []Doc
+	for i := range 4 { // the notice beside four pages' own text
+		docs = append(docs, Doc{Site: x, Blocks: []spotsig.Block{notice, own(uint64(10 + i))}})
+	}
+	docs = append(docs, Doc{Site: x, Blocks: []spotsig.Block{notice}}, Doc{Site: x, Blocks: []spotsig.Block{notice}},
+		Doc{Site: y, Blocks: []spotsig.Block{notice}}, Doc{Blocks: []spotsig.Block{notice}})
+	blocks, sigs, _ := DropSharedBlocks(docs, 2)
+	if blocks != 5 || sigs != 15 {
+		t.Errorf("dropped %d blocks, %d signatures; want the notice beside own text and on the page without a site: 5, 15", blocks, sigs)
+	}
+	for i, d := range docs[:4] {
+		if !equal(d.Vec.Hashes, []uint64{uint64(10+i) * 100}) {
+			t.Errorf("page %d with its own text: %v, want its own signature alone", i, d.Vec.Hashes)
+		}
+	}
+	n1, n2, n3 := docs[4].Vec, docs[5].Vec, docs[6].Vec
+	if n1.Len() != 3 || !equal(n1.Hashes, n2.Hashes) || !slices.Equal(n1.Freqs, n2.Freqs) {
+		t.Errorf("two notice pages of one site: %v and %v, want one vector of 3 signatures", n1, n2)
+	}
+	for _, h := range n3.Hashes {
+		if slices.Contains(n1.Hashes, h) || h == 20 || h == 21 {
+			t.Errorf("notice page of another site: %v shares a signature with %v or the notice's", n3.Hashes, n1.Hashes)
+		}
+	}
+	if n3.Len() != 3 || docs[7].Vec.Len() != 0 {
+		t.Errorf("notice page of another site: %v; without a site: %v, want none", n3, docs[7].Vec)
 	}
 }
 
@@ -96,11 +135,11 @@ func TestLanguageAfterSharedBlocks(t *testing.T) {
 			t.Errorf("Language(%v) = %q, want %q", c.blocks, got, c.want)
 		}
 	}
-	d, _, _ := ResolveBlocks(Doc{Lang: "en", Blocks: []spotsig.Block{notice, menu, para}}, isNotice)
+	d, _, _, _ := ResolveBlocks(Doc{Lang: "en", Blocks: []spotsig.Block{notice, menu, para}}, isNotice)
 	if d.Lang != "de" {
 		t.Errorf("ResolveBlocks: Lang %q, want de", d.Lang)
 	}
-	if d, _, _ := ResolveBlocks(Doc{Lang: "en", Vec: vec(1)}, none); d.Lang != "en" {
+	if d, _, _, _ := ResolveBlocks(Doc{Lang: "en", Vec: vec(1)}, none); d.Lang != "en" {
 		t.Errorf("ResolveBlocks without blocks: Lang %q, want the signer's en", d.Lang)
 	}
 }

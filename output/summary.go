@@ -14,6 +14,7 @@ const (
 	StatRecords                = "records"
 	StatDocuments              = "documents"
 	StatSharedSignatures       = "shared_block_signatures"
+	StatSharedTextPages        = "shared_text_pages"
 	StatSignaturesBeforeIDF    = "signatures_before_idf"
 	StatSignaturesAfterIDF     = "signatures_after_idf"
 	StatPartitions             = "partitions"
@@ -63,6 +64,7 @@ var statistics = map[string]statistic{
 	StatRecords:                sumInto(func(s *Summary) *int { return &s.Records }),
 	StatDocuments:              sumInto(func(s *Summary) *int { return &s.Documents }),
 	StatSharedSignatures:       sumInto(func(s *Summary) *int { return &s.SharedBlockSignatures }),
+	StatSharedTextPages:        sumInto(func(s *Summary) *int { return &s.SharedTextPages }),
 	StatSignaturesBeforeIDF:    sumInto(func(s *Summary) *int { return &s.SignaturesBeforeIDF }),
 	StatSignaturesAfterIDF:     sumInto(func(s *Summary) *int { return &s.SignaturesAfterIDF }),
 	StatPartitions:             sumInto(func(s *Summary) *int { return &s.Partitions }),
@@ -193,7 +195,11 @@ type Summary struct {
 	// SharedBlockSignatures: signatures (with repeats) of shared
 	// boilerplate blocks dropped before the IDF filter
 	// (--shared_block_pages).
-	SharedBlockSignatures  int           `json:"shared_block_signatures"`
+	SharedBlockSignatures int `json:"shared_block_signatures"`
+	// SharedTextPages: pages every signed block of which is shared, which
+	// keep their signatures hashed with their site
+	// (dedup.ResolveBlocks).
+	SharedTextPages        int           `json:"shared_text_pages"`
 	SignaturesBeforeIDF    int           `json:"signatures_before_idf"`    // Σ|d| over documents entering the IDF filter
 	SignaturesAfterIDF     int           `json:"signatures_after_idf"`     // Σ|d| over the same documents after it
 	Partitions             int           `json:"partitions"`               // distinct groups matched (τ partitions for spotsigs)

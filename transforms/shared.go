@@ -51,7 +51,8 @@ var (
 // batch. No worker holds more than one shard's blocks or one batch. With
 // p.SharedBlockPages 0 the documents have no blocks and pass unchanged.
 // The result equals dedup.DropSharedBlocks on the same documents. st gets
-// the signatures dropped (output.StatSharedSignatures) and the language of
+// the signatures dropped (output.StatSharedSignatures), the pages of shared
+// text only (output.StatSharedTextPages) and the language of
 // each document's main content once they are dropped ("languages/<code>",
 // dedup.Language).
 func DropSharedBlocks(s beam.Scope, st *Stats, batches beam.PCollection, p config.Params) beam.PCollection {
@@ -178,8 +179,9 @@ func (fn *sharedBlocksFn) FinishBundle(emit func(string, []uint64)) { fn.merge.f
 
 // resolveBatchFn joins a batch with the hashes of its shared blocks and
 // merges each document's other blocks into its vector
-// (dedup.ResolveBlocks); it emits the signatures dropped and the language
-// statistics of the batch's documents on its other outputs.
+// (dedup.ResolveBlocks); it emits the signatures dropped, and the pages of
+// shared text only and the language statistics of the batch's documents,
+// on its other outputs.
 type resolveBatchFn struct{}
 
 func (fn *resolveBatchFn) ProcessElement(ctx context.Context, id string, batches func(*[]byte) bool, hashes func(*[]uint64) bool, emit func(docBatch), dropped func(int), stat func(string, int)) error {
@@ -205,8 +207,12 @@ func (fn *resolveBatchFn) ProcessElement(ctx context.Context, id string, batches
 	isShared := func(h uint64) bool { return shared[h] }
 	langs := map[string]int{}
 	sigs := 0
+	only := 0
 	for i, d := range b.Docs {
-		r, nb, ns := dedup.ResolveBlocks(d.Doc, isShared)
+		r, nb, ns, o := dedup.ResolveBlocks(d.Doc, isShared)
+		if o {
+			only++
+		}
 		sharedBlocksDropped.Inc(ctx, int64(nb))
 		sharedSigsDropped.Inc(ctx, int64(ns))
 		sigs += ns
@@ -217,6 +223,9 @@ func (fn *resolveBatchFn) ProcessElement(ctx context.Context, id string, batches
 		b.Docs[i] = d
 	}
 	dropped(sigs)
+	if only > 0 {
+		stat(output.StatSharedTextPages, only)
+	}
 	for k, v := range langs {
 		stat(k, v)
 	}

@@ -69,12 +69,12 @@ func checkDropSharedBlocks(t *testing.T, files []string, limit int) {
 				return
 			}
 			d := s.Doc
-			docs = append(docs, doc{Doc: dedup.Doc{Page: dedup.Page{Ref: d.Ref}, Vec: d.Vec, Blocks: d.Blocks}})
+			docs = append(docs, doc{Doc: dedup.Doc{Page: dedup.Page{Ref: d.Ref}, Site: d.Site, Vec: d.Vec, Blocks: d.Blocks}})
 			ddocs = append(ddocs, d)
 		}, func(output.Reject) {})
 		f.Close()
 	}
-	_, droppedSigs := dedup.DropSharedBlocks(ddocs, p.SharedBlockPages)
+	_, droppedSigs, sharedOnly := dedup.DropSharedBlocks(ddocs, p.SharedBlockPages)
 	if droppedSigs == 0 {
 		t.Fatalf("no shared block among %d pages", len(docs))
 	}
@@ -87,6 +87,9 @@ func checkDropSharedBlocks(t *testing.T, files []string, limit int) {
 		}
 	}
 	stats := []string{fmt.Sprintf("%s=%d", output.StatSharedSignatures, droppedSigs)}
+	if sharedOnly > 0 {
+		stats = append(stats, fmt.Sprintf("%s=%d", output.StatSharedTextPages, sharedOnly))
+	}
 	for l, n := range langs {
 		stats = append(stats, fmt.Sprintf("%s%s=%d", output.StatLanguagePrefix, l, n))
 	}
