@@ -80,6 +80,9 @@ func TestCountersNamedAndEqualSummary(t *testing.T) {
 	if sum.ExactCopies > 0 {
 		want["exact/copies"] = int64(sum.ExactCopies)
 	}
+	if sum.SharedTextPages > 0 {
+		want["shared/shared_text_pages"] = int64(sum.SharedTextPages)
+	}
 	var size int64
 	for _, f := range sum.Files {
 		st, err := os.Stat(f)
@@ -143,4 +146,15 @@ func TestCountersNamedAndEqualSummary(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Pages of shared text only (dedup.ResolveBlocks) are counted once in
+// summary.json and once as a counter: testdata's archive.org crawl has two,
+// whose every block its other pages carry.
+func TestSharedTextPagesCounted(t *testing.T) {
+	got, dir := counters(t, "direct", testConfig([]string{filepath.Join(testdata, "aut__example.warc.gz")}))
+	sum := readSummary(t, dir)
+	if sum.SharedTextPages != 2 || got["shared/shared_text_pages"] != int64(sum.SharedTextPages) {
+		t.Errorf("shared text pages: counter %d, summary.json %d, want 2 both", got["shared/shared_text_pages"], sum.SharedTextPages)
+	}
 }

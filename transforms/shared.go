@@ -34,6 +34,7 @@ var (
 	sharedBlocksFound   = beam.NewCounter("shared", "blocks_shared")
 	sharedBlocksDropped = beam.NewCounter("shared", "block_occurrences_dropped")
 	sharedSigsDropped   = beam.NewCounter("shared", "signatures_dropped")
+	sharedTextPages     = beam.NewCounter("shared", "shared_text_pages")
 )
 
 // DropSharedBlocks drops the signatures of shared boilerplate blocks
@@ -224,6 +225,7 @@ func (fn *resolveBatchFn) ProcessElement(ctx context.Context, id string, batches
 	}
 	dropped(sigs)
 	if only > 0 {
+		sharedTextPages.Inc(ctx, int64(only))
 		stat(output.StatSharedTextPages, only)
 	}
 	for k, v := range langs {
