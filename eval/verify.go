@@ -26,10 +26,26 @@ type VerifyPair struct {
 	ExactAB, ExactBA float64
 	EstAB, EstBA     float64
 	// SiteAB, SiteBA are the exact shares with the other main text
-	// measured: the whole text less the lines repeated on siteLineURLs or
-	// more URLs of the page's site.
+	// measured: the whole text less its site's template lines
+	// (SiteLines).
 	SiteAB, SiteBA float64
 }
+
+// SiteLines says which lines of a page's whole text are its site's
+// template for the site-lines main text of MeasureVerification: a line
+// found on at least max(URLs, ⌈Share × the site's URLs⌉) distinct URLs of
+// the page's site (warc.Site of the URL it captures) among the set's
+// pages, in a site of at least MinSiteURLs URLs (in a smaller one no line
+// is). DefaultSiteLines is the crude check the verification design
+// started from: lines repeated on 3 or more URLs.
+type SiteLines struct {
+	URLs        int
+	Share       float64
+	MinSiteURLs int
+}
+
+// DefaultSiteLines is SiteLines{URLs: 3}.
+var DefaultSiteLines = SiteLines{URLs: 3}
 
 // VerifyReport is MeasureVerification's result over one set's judged
 // pairs with both pages read.
@@ -44,9 +60,10 @@ type VerifyReport struct {
 // judged_pairs.tsv, WARC files matched by globs) with the extractor of p
 // and returns, for every judged pair, the label and the exact and
 // estimated main-text shares: the evidence docs/quality.md
-// ("Verification") gives for the measure and its error. Errors: unreadable
-// truth or WARC files, a glob that matches nothing.
-func MeasureVerification(ctx context.Context, p config.Params, truthPath string, globs []string) (VerifyReport, error) {
+// ("Verification") gives for the measure and its error; and the exact
+// shares of the site-lines main text of sl. Errors: unreadable truth or
+// WARC files, a glob that matches nothing.
+func MeasureVerification(ctx context.Context, p config.Params, truthPath string, globs []string, sl SiteLines) (VerifyReport, error) {
 	t, err := LoadRealTruth(truthPath)
 	if err != nil {
 		return VerifyReport{}, err
@@ -102,10 +119,15 @@ func MeasureVerification(ctx context.Context, p config.Params, truthPath string,
 			}
 		}
 	}
-	// The site-lines main text: the whole text less the lines found on
-	// siteLineURLs or more distinct URLs of the page's site.
+	// The site-lines main text: the whole text less its site's template
+	// lines (sl).
 	urls := map[[2]string]map[string]bool{}
+	siteURLs := map[string]map[string]bool{}
 	for _, pg := range pages {
+		if siteURLs[pg.site] == nil {
+			siteURLs[pg.site] = map[string]bool{}
+		}
+		siteURLs[pg.site][pg.uri] = true
 		for _, l := range pg.lines {
 			k := [2]string{pg.site, l}
 			if urls[k] == nil {
@@ -117,8 +139,13 @@ func MeasureVerification(ctx context.Context, p config.Params, truthPath string,
 	siteWords := map[string][]string{}
 	for k, pg := range pages {
 		var keep []string
+		n := len(siteURLs[pg.site])
+		bar := max(sl.URLs, int(math.Ceil(sl.Share*float64(n))))
+		if n < sl.MinSiteURLs {
+			bar = math.MaxInt
+		}
 		for _, l := range pg.lines {
-			if len(urls[[2]string{pg.site, l}]) < siteLineURLs {
+			if len(urls[[2]string{pg.site, l}]) < bar {
 				keep = append(keep, l)
 			}
 		}
@@ -142,11 +169,6 @@ func MeasureVerification(ctx context.Context, p config.Params, truthPath string,
 	}
 	return rep, nil
 }
-
-// siteLineURLs is the number of distinct URLs of a site on which a line is
-// the site's template in the site-lines main text (the crude check the
-// verification design started from: lines repeated on 3 or more URLs).
-const siteLineURLs = 3
 
 // sortedWords is the sorted multiset of text's words (spotsig.Tokenize).
 func sortedWords(text []byte) []string {
@@ -186,7 +208,8 @@ func multisetIntersection(a, b []string) int {
 
 // VerifySummary is the separation and error of a VerifyReport at one
 // threshold: pairs with both shares ≥ Threshold by the exact and by the
-// estimated shares (and by the site-lines main text), split by label, and
+// estimated shares (and by the site-lines main text, alone and with the
+// exact layout shares), split by label, and
 // the estimation error of the smaller share, the one a verdict reads
 // (estimate − exact over every pair: mean absolute, root mean square,
 // largest).
@@ -195,6 +218,7 @@ type VerifySummary struct {
 	ExactDupAbove, ExactDiffAbove int
 	EstDupAbove, EstDiffAbove     int
 	SiteDupAbove, SiteDiffAbove   int
+	BothDupAbove, BothDiffAbove   int // both the layout's and the site-lines shares ≥ Threshold (exact)
 	Dups, Diffs                   int
 	MeanAbsErr, RMSErr, MaxAbsErr float64
 	DecisionFlips                 int // pairs whose verdict at Threshold differs between exact and estimate
@@ -213,11 +237,13 @@ func (r VerifyReport) Summarize(th float64) VerifySummary {
 			s.ExactDupAbove += b2i(ex)
 			s.EstDupAbove += b2i(es)
 			s.SiteDupAbove += b2i(si)
+			s.BothDupAbove += b2i(ex && si)
 		} else {
 			s.Diffs++
 			s.ExactDiffAbove += b2i(ex)
 			s.EstDiffAbove += b2i(es)
 			s.SiteDiffAbove += b2i(si)
+			s.BothDiffAbove += b2i(ex && si)
 		}
 		if ex != es {
 			s.DecisionFlips++

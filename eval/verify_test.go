@@ -14,7 +14,7 @@ import (
 // the smaller share.
 func TestMeasureVerificationRealPages(t *testing.T) {
 	truth := filepath.Join("realpages", "truth.tsv")
-	rep, err := MeasureVerification(context.Background(), config.DefaultParams(), truth, []string{filepath.Join("realpages", "warcs", "*.warc*")})
+	rep, err := MeasureVerification(context.Background(), config.DefaultParams(), truth, []string{filepath.Join("realpages", "warcs", "*.warc*")}, DefaultSiteLines)
 	if err != nil {
 		t.Fatal(err)
 	}
