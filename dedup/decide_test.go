@@ -329,7 +329,7 @@ func TestPagesOfSharedTextDecided(t *testing.T) {
 		case a, b:
 			if !d.Keep {
 				dropped++
-				if d.KeptByURI != a && d.KeptByURI != b || d.Method != "spotsigs" {
+				if d.KeptByURI != a && d.KeptByURI != b || d.Method != config.MethodSpotSigs {
 					t.Errorf("%s dropped for %s by %s, want for the other tag page by its signatures", d.URI, d.KeptByURI, d.Method)
 				}
 			}

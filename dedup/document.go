@@ -25,13 +25,17 @@ import (
 //     config.Params.SharedBlockPages > 0, it is empty and Blocks holds the
 //     signatures of each text block (spotsig.ExtractPayloadBlocks); from
 //     then on Blocks is nil and Vec holds the signatures of the blocks that
-//     are not shared boilerplate (ResolveBlocks), IDF-filtered after
-//     FilterIDF.
+//     are not shared boilerplate (ResolveBlocks; on a page of shared text
+//     only, SharedText, all of them hashed with its site), IDF-filtered
+//     after FilterIDF.
+//   - SharedText marks a page of shared text only (ResolveBlocks): its
+//     exact-copy group is that of its text digest (ExactGroupKey).
 //   - Sketch is the bottom-k sketch of the words of the page's main text
 //     (spotsig.Sketch, from the Signer): what Verify reads of the page.
 //   - Lang is the language the page is reported in: the signer's
 //     (Signed; "" for a scheme without languages), then, with blocks,
-//     Language of its main content after the shared blocks are dropped.
+//     Language of its main content after the shared blocks are dropped
+//     (of all its blocks on a page of shared text only).
 type Doc struct {
 	Page
 	Site   match.Site
@@ -40,6 +44,8 @@ type Doc struct {
 	Blocks []spotsig.Block
 	Sketch spotsig.Sketch
 	Lang   string
+	// SharedText: see above.
+	SharedText bool
 }
 
 // Group is what the representative of an exact-copy group knows of it:

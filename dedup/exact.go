@@ -40,6 +40,19 @@ func ExactKey(v spotsig.Vector) string {
 	return string(h.Sum(nil)[:16])
 }
 
+// ExactGroupKey is the key of d's exact-copy group: ExactKey of its vector,
+// or for a page of shared text only (Doc.SharedText) "text:" and its text
+// digest. Such a page's signatures are hashed with its site
+// (ResolveBlocks), so byte-identical copies of it on two sites have
+// different vectors; its digest still groups them, as the exact-text
+// fallback did before such pages kept their signatures.
+func ExactGroupKey(d Doc) string {
+	if d.SharedText && d.Digest != "" {
+		return "text:" + d.Digest
+	}
+	return ExactKey(d.Vec)
+}
+
 // ExactCopy is a document collapsed into the representative of its exact
 // copies: the member's identity, the representative's, the vector length
 // |d| both have and the verification of the member's main text against
@@ -68,7 +81,8 @@ func FirstRef(a, b warc.Ref) warc.Ref {
 
 // Collapse returns, for each document, the index of its exact-copy group's
 // representative (itself for a representative) and the group's site
-// (match.MergeSites of its members' sites): documents with equal vectors (ExactKey) are
+// (match.MergeSites of its members' sites): documents with equal vectors
+// (ExactGroupKey; equal texts for pages of shared text only) are
 // represented by the one first in warc.Ref order, and a document belongs
 // to that group only when its main text verifies against the
 // representative's at share (Verify); one that does not is a group of its
@@ -78,7 +92,7 @@ func Collapse(docs []Doc, share float64) (repOf []int, sites []match.Site) {
 	own := make([]match.Site, len(docs)) // each document's own site
 	first := make(map[string]warc.Ref, len(docs))
 	for i, d := range docs {
-		keys[i], own[i] = ExactKey(d.Vec), SiteOf(d.Ref)
+		keys[i], own[i] = ExactGroupKey(d), SiteOf(d.Ref)
 		if r, ok := first[keys[i]]; ok {
 			first[keys[i]] = FirstRef(r, d.Ref)
 		} else {

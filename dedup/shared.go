@@ -14,10 +14,11 @@ import (
 // things (config.Params.SharedBlockPages; Context), and of more pages than
 // it is the main content of, is text pages share beside what they are
 // about: a cookie notice, a licence footer, a banner. Its signatures would make unrelated
-// pages near-duplicates, so they are dropped from every page that has it,
-// before the IDF filter. A syndicated article is the main content of most
-// of its copies and keeps its signatures everywhere; two identical pages
-// stay a pair.
+// pages near-duplicates, so they are dropped from every page that has it
+// beside signed text of its own, before the IDF filter (a page of shared
+// blocks only keeps them, hashed with its site: ResolveBlocks). A
+// syndicated article is the main content of most of its copies and keeps
+// its signatures everywhere; two identical pages stay a pair.
 
 // BlockCount is how many documents have a block outside (Periphery) and
 // inside (Main) their main content; the contexts (Context) of the
@@ -185,30 +186,31 @@ func BlockCounts(docs []Doc) map[uint64]BlockCount {
 // ResolveBlocks returns d with the signatures of its blocks that shared
 // does not report merged into Vec, its Lang the language of its main
 // content once they are left out (Language: "" if none is left;
-// unchanged without blocks), and Blocks nil; it also returns the number of blocks left out and of
-// their signatures (with repeats), and whether d is a page of shared text
-// only (below).
+// unchanged without blocks), and Blocks nil; it also returns the number
+// of blocks left out and of their signatures (with repeats), and whether
+// d is a page of shared text only.
 //
-// A page of a site (d.Site) every one of whose blocks shared reports is
-// made only of text that other pages carry: a tag page that prints one
-// post whole, the one-entry listings of that post, a notice page. Leaving
-// them all out would leave it no signature, and only a byte-identical
-// text could then drop it. It keeps them instead, each signature hashed
-// with its site (SiteSignatures), so that it can be a candidate only of
-// another such page of its own site, where the same-site rule and
-// verification (Verify) decide: pages of different sites that show
-// nothing but one shared notice (app shells behind one consent wall) stay
-// apart, and its signatures never meet those of the pages that carry the
-// same text beside their own, from which the blocks were left out.
-// Nothing is counted as dropped then (docs/quality.md, "Pages of shared
-// text only").
+// A page of shared text only is a page of a site (d.Site is not
+// match.NoSite) every signed block of which shared reports: it is made
+// only of text that other pages carry (a tag page that prints one post
+// whole, the one-entry listings of that post, a notice page). Leaving the
+// blocks out would leave it no signature, and only a byte-identical text
+// could then drop it. It keeps them instead, each signature hashed with
+// its site (SiteSignatures), its Lang that of all its blocks, and
+// SharedText set: it can be a candidate only of another such page of its
+// site (the site match.Site gives it), where the same-site rule and
+// verification (Verify) decide, and its exact-copy group is that of its
+// text (ExactGroupKey). So pages of different sites that show nothing but
+// one shared notice (app shells behind one consent wall) stay apart unless
+// their texts are identical, and its signatures never meet those of the
+// pages that carry the same text beside their own. Nothing is counted as
+// dropped then (docs/quality.md, "Pages of shared text only").
 func ResolveBlocks(d Doc, shared func(hash uint64) bool) (out Doc, droppedBlocks, droppedSignatures int, sharedOnly bool) {
 	if d.Site.Name != 0 && d.Vec.Len() == 0 && allShared(d.Blocks, shared) {
-		if len(d.Blocks) > 0 {
-			d.Lang = Language(d.Blocks, func(uint64) bool { return false })
-		}
+		d.Lang = Language(d.Blocks, func(uint64) bool { return false })
 		d.Vec = SiteSignatures(spotsig.MergeBlocks(d.Vec, d.Blocks, nil), d.Site)
 		d.Blocks = nil
+		d.SharedText = true
 		return d, 0, 0, true
 	}
 	for _, b := range d.Blocks {

@@ -84,7 +84,10 @@ func TestPagesOfSharedBlocksOnly(t *testing.T) {
 	}
 	docs = append(docs, Doc{Site: x, Blocks: []spotsig.Block{notice}}, Doc{Site: x, Blocks: []spotsig.Block{notice}},
 		Doc{Site: y, Blocks: []spotsig.Block{notice}}, Doc{Blocks: []spotsig.Block{notice}})
-	blocks, sigs, _ := DropSharedBlocks(docs, 2)
+	blocks, sigs, only := DropSharedBlocks(docs, 2)
+	if only != 3 {
+		t.Errorf("%d pages of shared text only, want 3", only)
+	}
 	if blocks != 5 || sigs != 15 {
 		t.Errorf("dropped %d blocks, %d signatures; want the notice beside own text and on the page without a site: 5, 15", blocks, sigs)
 	}
@@ -104,6 +107,22 @@ func TestPagesOfSharedBlocksOnly(t *testing.T) {
 	}
 	if n3.Len() != 3 || docs[7].Vec.Len() != 0 {
 		t.Errorf("notice page of another site: %v; without a site: %v, want none", n3, docs[7].Vec)
+	}
+	for i, d := range docs {
+		if d.SharedText != (i >= 4 && i <= 6) {
+			t.Errorf("page %d: SharedText %v", i, d.SharedText)
+		}
+	}
+	// Their exact-copy groups are their texts': the byte-identical page of
+	// the other site joins the first (its vector differs), a page of the
+	// same site with another text does not (its vector is the same).
+	sk := spotsig.SketchText([]byte("the notice and nothing else"))
+	for i, digest := range []string{"n", "other", "n"} {
+		docs[4+i].Ref, docs[4+i].Digest, docs[4+i].Sketch = warc.Ref{File: "f", Offset: int64(i), RecordID: fmt.Sprint("r", i)}, digest, sk
+	}
+	repOf, _ := Collapse(docs[4:7], 0.8)
+	if !slices.Equal(repOf, []int{0, 1, 0}) {
+		t.Errorf("exact-copy groups of the notice pages: %v, want [0 1 0]", repOf)
 	}
 }
 

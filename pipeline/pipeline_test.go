@@ -539,6 +539,9 @@ func TestJobEqualsInProcessOnMultilingualGoldSet(t *testing.T) {
 	if !maps.Equal(sum.Languages, res.Languages) {
 		t.Errorf("documents per language: job %v, in-process %v", sum.Languages, res.Languages)
 	}
+	if sum.SharedTextPages != res.SharedTextPages {
+		t.Errorf("pages of shared text only: job %d, in-process %d", sum.SharedTextPages, res.SharedTextPages)
+	}
 	if len(sum.Languages) < 11 {
 		t.Errorf("documents in %d languages %v, want the set's 11 at least", len(sum.Languages), sum.Languages)
 	}

@@ -28,7 +28,7 @@ func init() {
 
 // docCoderVersion is the first byte of every encoded doc, docBatch and docPart, so a
 // worker of another build fails loudly instead of misreading the bytes.
-const docCoderVersion = 10
+const docCoderVersion = 11
 
 // encodeDoc is doc's Beam coder: a version byte, then the document
 // (appendDoc).
@@ -37,7 +37,7 @@ func encodeDoc(d doc) []byte {
 }
 
 // appendDoc appends d: its page (appendPage), Batch as uvarint length +
-// bytes, Guest as one byte, Site (appendSite), Group (Size as a
+// bytes, Guest and SharedText as one byte each, Site (appendSite), Group (Size as a
 // uvarint, then one byte 1 and Best's page, or 0), the vector (the number
 // of distinct signatures n as a uvarint, the n ascending hashes as uvarint
 // deltas from the previous hash (the first from 0), and the n frequencies
@@ -52,6 +52,7 @@ func appendDoc(buf []byte, d doc) []byte {
 	buf = appendPage(buf, d.Page)
 	buf = appendString(buf, d.Batch)
 	buf = appendBool(buf, d.Guest)
+	buf = appendBool(buf, d.SharedText)
 	buf = appendSite(buf, d.Site)
 	buf = appendGroup(buf, d.Group)
 	buf = appendVector(buf, d.Vec)
@@ -438,6 +439,7 @@ func (r *decoder) doc() doc {
 	d.Page = r.page()
 	d.Batch = r.repeated(&r.batch)
 	d.Guest = r.bool()
+	d.SharedText = r.bool()
 	d.Site = r.site()
 	d.Group = r.group()
 	d.Vec = r.vector()

@@ -138,7 +138,7 @@ func (fn *exactShardsFn) StartBundle(func(int, []member), func(int, []groupHead)
 func (fn *exactShardsFn) ProcessElement(b docBatch, members func(int, []member), heads func(int, []groupHead)) {
 	full := false
 	for i, d := range b.Docs {
-		k := dedup.ExactKey(d.Vec)
+		k := dedup.ExactGroupKey(d.Doc)
 		h := groupHead{Key: k, Rep: d.Ref, RepSite: d.Site, Sketch: d.Sketch, Size: 1}
 		full = fn.heads.put(k, headBytes(&h), func(g *groupHead) {
 			if g.Size == 0 {
