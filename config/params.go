@@ -126,8 +126,10 @@ type Params struct {
 	// the main content of pages about at least this many different things
 	// (dedup.Context: exact copies count once), and of more pages than it
 	// is the main content of, is shared boilerplate and
-	// its signatures are dropped from every page
-	// (dedup.DropSharedBlocks; DefaultSharedBlockPages). 0 turns the
+	// its signatures are dropped from every page that has other signed
+	// blocks (a page of shared blocks only keeps them, hashed with its
+	// site: dedup.ResolveBlocks) (dedup.DropSharedBlocks;
+	// DefaultSharedBlockPages). 0 turns the
 	// statistic off: every block keeps its signatures, as before.
 	SharedBlockPages int `json:"shared_block_pages"`
 	// ShingleK is the shingle length in words for Method "shingles".

@@ -301,7 +301,7 @@ func (rep *Report) writeBoilerplate(p printf) error {
 		p("\"after the first </p>\" is the plain block right after the page's first paragraph end instead, where a real notice often sits: often inside the page's main content. ")
 		p("The English dev set gets the English and the German block, the multilingual set the English block (on its ten other languages a notice in another language). ")
 		p("\"lowest F1 of a language\": the language of the truth whose pairs scored lowest (multilingual set); ")
-		p("\"pages reported\": documents per language the job reports (summary.json `languages`, each page's main content after shared blocks are dropped).\n\n")
+		p("\"pages reported\": documents per language the job reports (summary.json `languages`, each page's main content after shared blocks are dropped; a page of shared blocks only, all of them).\n\n")
 		var tb strings.Builder
 		if err := WriteBoilerplateMarkdown(&tb, rep.Boilerplate, rep.BoilerplateLangs); err != nil {
 			return err

@@ -217,7 +217,8 @@ type Summary struct {
 	// once shared blocks are dropped (before the IDF filter and
 	// --min_signatures; "und": pages of unidentified language, signed
 	// with English data), each in the language of its main content then
-	// (dedup.Language; with --shared_block_pages=0 the extractor's);
+	// (dedup.Language; of all its blocks for a page of shared text only;
+	// with --shared_block_pages=0 the extractor's);
 	// absent for a scheme without languages.
 	Languages map[string]int `json:"languages,omitempty"`
 	// LanguageData is the language mode, the source of the spot sets and

@@ -41,8 +41,10 @@ var (
 // (dedup.DropSharedBlocks: a text block outside the main content of pages
 // with at least p.SharedBlockPages different contexts, and of more pages
 // than it is the main content of, or on pages of many contexts with many
-// different neighbours) from every document of the batches, and merges
-// the other blocks into each document's vector. Each block's counts
+// different neighbours) from every document of the batches that has other
+// signed blocks, and merges the other blocks into each document's vector
+// (a document of shared blocks only keeps them, hashed with its site:
+// dedup.ResolveBlocks). Each block's counts
 // (dedup.Count) and the IDs of the batches that have it are merged per
 // block hash where they are made, then shuffled in parts under the block
 // hash's shard (bundlemerge.go, "Sharded shuffles"); the worker of a shard
