@@ -140,7 +140,7 @@ func MeasureVerification(ctx context.Context, p config.Params, truthPath string,
 	for k, pg := range pages {
 		var keep []string
 		n := len(siteURLs[pg.site])
-		bar := max(sl.URLs, int(math.Ceil(sl.Share*float64(n))))
+		bar := max(sl.URLs, int(math.Ceil(sl.Share*float64(n)-1e-9))) // 1e-9: 0.55 × 100 is 55, not 56
 		if n < sl.MinSiteURLs {
 			bar = math.MaxInt
 		}

@@ -69,7 +69,7 @@ const evalUsage = `usage:
       the whole job in one process (dedup.Run, default parameters) on local
       WARC files, for the benchmarks: prints records, documents, pairs lines,
       kept and dropped.
-  ndd-eval verify --real TRUTH.tsv:GLOB [--real …] [--list] [--site_line_share S --site_min_urls N]
+  ndd-eval verify --real TRUTH.tsv:GLOB [--real …] [--list] [--site_line_urls N --site_line_share S --site_min_urls N]
       the verification measure on the judged pairs of real-page sets: how
       the exact and the sketched main-text shares separate the labels, and
       the sketch's error; beside them a main text less its site's template
