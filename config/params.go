@@ -54,8 +54,10 @@ type Params struct {
 	// (spotsig.Sketch) that the other page must hold, both ways, for a
 	// candidate pair (weighted Jaccard >= Tau, and the same-site rule) to
 	// be a near-duplicate (dedup.Verify); exact copies are verified
-	// against their group's representative. 0 takes every candidate
-	// pair, as the paper does.
+	// against their group's representative; two pages of one host must
+	// hold it of each other's whole text less the host's template too
+	// (dedup.MarkTemplates). 0 takes every candidate pair, as the paper
+	// does.
 	VerifyShare float64 `json:"verify_share"`
 	// Rho is ρ, the range of vector lengths (signatures) with regular
 	// partitions (§4.2, §5.1): partitions are closed while their end is

@@ -28,7 +28,8 @@ type Prior struct {
 // segment named segment holds them; a page's language and main-text
 // sketch are those of its exact-copy group's representative (equal
 // vectors, so nearly always its own language; a member's main text
-// verified against the representative's).
+// verified against the representative's), without its site template's
+// marks, which the index does not keep (spotsig.Sketch.TemplateHost).
 func Priors(r *Result, segment string) []Prior {
 	docs := make(map[string]Doc, len(r.Docs))
 	for i, d := range r.Docs {
@@ -43,6 +44,7 @@ func Priors(r *Result, segment string) []Prior {
 		p := Prior{Page: pg, Segment: segment}
 		if d, ok := docs[pg.ID()]; ok {
 			p.Vec, p.Lang, p.Sketch = d.Vec, d.Lang, d.Sketch
+			p.Sketch.Template, p.Sketch.TemplateHost = [2]uint64{}, 0
 		}
 		out = append(out, p)
 	}

@@ -34,6 +34,9 @@ type Result struct {
 	// SharedTextPages counts the pages of shared text only, which keep
 	// their blocks' signatures hashed with their site (ResolveBlocks).
 	SharedTextPages int
+	// Templates counts the hosts with a template, whose pages are
+	// verified less it (MarkTemplates; 0 without verification).
+	Templates int
 	// SignaturesBeforeIDF and SignaturesAfterIDF are Σ|d| over the
 	// documents with >= 1 signature, before and after the IDF filter
 	// (before: after DropSharedBlocks).
@@ -76,7 +79,7 @@ func (r *Result) PairRecords() []output.PairRecord {
 	for i, rep := range r.RepOf {
 		if rep != i {
 			m, g := r.Docs[i], r.Docs[rep]
-			v := Verify(m.Sketch, g.Sketch, match.NoSite, match.NoSite, false, 0)
+			v := Verify(m.Sketch, g.Sketch, m.Site, g.Site, false, 0)
 			v.OK = true
 			out = append(out, ExactCopy{Member: m.Ref, Rep: g.Ref, Signatures: m.Vec.Len(), Verified: v}.PairRecord())
 		}
@@ -171,6 +174,9 @@ func finish(p config.Params, slots []*Signed, prior []Prior) (*Result, error) {
 		docs = append(docs, s.Doc)
 	}
 	res.SharedBlocks, res.SharedBlockSignatures, res.SharedTextPages = DropSharedBlocks(docs, p.SharedBlockPages)
+	if p.VerifyShare > 0 { // without verification, as the job: no marks
+		res.Templates = MarkTemplates(docs)
+	}
 	for _, d := range docs {
 		if d.Lang != "" {
 			res.Languages[d.Lang]++

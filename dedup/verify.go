@@ -14,7 +14,12 @@ import (
 // captures) is a near-duplicate only when each page holds at least share
 // of the other's main-text words (spotsig.Shares of their sketches, the
 // real sets' labelling guide), on top of the same-site rule; so is an
-// exact copy of one site as a member of its group. A pair across sites
+// exact copy of one site as a member of its group. Two pages of one host
+// marked against its template (MarkTemplates) must also hold share of
+// each other's whole text less that template (spotsig.SiteShares): on a
+// listing or a shop the layout's main content can be a sidebar widget or
+// a template block that every page repeats, and what the labels read is
+// the text the page has of its own. A pair across sites
 // keeps the paper's rule: verifying it on the layout's main content loses
 // more true copies than it saves (a copy in another site's template gets
 // another container: 1,608 of the dev gold set's 4,041 candidate lines
@@ -46,10 +51,17 @@ type Verification struct {
 
 // Verify verifies the pages with sketches a and b, of sites sa and sb, at
 // share (in [0, 1]); weak is Weak of their vector lengths. The shares are
-// always estimated; OK when share is 0 (the paper's rule), when the pages
+// always estimated: spotsig.Shares, and for pages of one site marked
+// against one host's template the smaller of that and
+// spotsig.SiteShares; OK when share is 0 (the paper's rule), when the pages
 // are not of one site (match.Site.SameSite) and not weak, or when both
 // shares reach share.
 func Verify(a, b spotsig.Sketch, sa, sb match.Site, weak bool, share float64) Verification {
 	x, y := spotsig.Shares(a, b)
+	if sa.SameSite(sb) {
+		if tx, ty, ok := spotsig.SiteShares(a, b); ok {
+			x, y = min(x, tx), min(y, ty)
+		}
+	}
 	return Verification{ShareA: x, ShareB: y, OK: share <= 0 || (!sa.SameSite(sb) && !weak) || min(x, y) >= share}
 }

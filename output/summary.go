@@ -170,8 +170,10 @@ func CheckStatistic(name string, isMax bool) error {
 // content's and the whole text's share, and exempted two captures of one
 // URL from the same-site rule; version 9 removed same_site_pairs (the
 // matcher checks a pair of one site at same_site_tau, so the pairs below it
-// are no longer counted).
-const SchemaVersion = 9
+// are no longer counted); version 10 made a_share and b_share of a pair
+// of one host the smaller, too, of the shares of the two whole texts less
+// the host's template (dedup.MarkTemplates).
+const SchemaVersion = 10
 
 // Summary is summary.json: the job's counts, computed from PCollections
 // (not from runner metrics), and what it ran on. The accounting identity

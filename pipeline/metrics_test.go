@@ -16,7 +16,7 @@ import (
 
 // stageNamespaces are the metric namespaces: one per stage of the job, as
 // listed in docs/deploy.md ("Metrics").
-var stageNamespaces = map[string]bool{"read": true, "extract": true, "shared": true, "idf": true, "exact": true, "group": true, "match": true, "decide": true, "write": true, "summary": true}
+var stageNamespaces = map[string]bool{"read": true, "extract": true, "shared": true, "template": true, "idf": true, "exact": true, "group": true, "match": true, "decide": true, "write": true, "summary": true}
 
 // counters runs the job for cfg on runner and returns its counters as
 // "namespace/name" -> committed value (attempted where the runner reports no

@@ -2,7 +2,7 @@
 // that strings the stages of transforms/ together, top to bottom in the
 // order of the SpotSigs paper (Theobald, Siddharth, Paepcke, SIGIR 2008):
 //
-//	ReadWARC -> Extract (§3) -> DropSharedBlocks -> FilterIDF (§5.1)
+//	ReadWARC -> Extract (§3) -> DropSharedBlocks -> MarkTemplates -> FilterIDF (§5.1)
 //	  -> CollapseExact -> KeyByGroup (§4.2) -> MatchGroups (§4.3)
 //	  -> Decide -> WritePairs,
 //	  WriteRejects, WriteDecisions, WriteSummary
@@ -68,6 +68,7 @@ func Build(ctx context.Context, s beam.Scope, cfg config.Config) error {
 	}
 	batches, extractRejects, unsigned := transforms.Extract(s, st, candidates, p)
 	batches = transforms.DropSharedBlocks(s, st, batches, p)
+	batches = transforms.MarkTemplates(s, batches, p)
 	kept, idfRejects, tooFew := transforms.FilterIDF(s, st, batches, p)
 	unsigned = beam.Flatten(s, unsigned, tooFew)
 	reached := transforms.ReadIndex(s, cfg.Against, kept, unsigned, p)

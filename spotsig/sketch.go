@@ -56,11 +56,20 @@ const WholeSketchSize = 64
 // the main text (a page without periphery, plain text) or was not
 // recorded (an index segment of schema 3 or older): Shares then reads the
 // main text for both. The zero Sketch is a page without main-text words.
+//
+// Template and TemplateHost are the page's host's template (template.go):
+// bit i of Template (Template[i/64], bit i%64) marks element i of the
+// whole-text sketch (WholeMin, or Min without periphery) as the
+// template's, and TemplateHost names the template it was marked against
+// (MarkTemplate; 0: not marked), by the run that read the page; the index
+// does not keep them.
 type Sketch struct {
-	Words      uint32
-	Min        []uint32
-	WholeWords uint32
-	WholeMin   []uint32
+	Words        uint32
+	Min          []uint32
+	WholeWords   uint32
+	WholeMin     []uint32
+	Template     [2]uint64
+	TemplateHost uint64
 }
 
 // Complete reports whether the sketch holds every element of its main
@@ -281,17 +290,15 @@ func Shares(a, b Sketch) (ab, ba float64) {
 // shares is Shares of one text of each page: aw words sketched by am, bw
 // by bm.
 func shares(aw uint32, am []uint32, bw uint32, bm []uint32) (ab, ba float64) {
+	return sharesBelow(aw, am, bw, bm, min(limitOf(aw, am), limitOf(bw, bm)))
+}
+
+// sharesBelow is shares from the elements at or below t of the two
+// sketches, t at most the smaller of their limits (limitOf).
+func sharesBelow(aw uint32, am []uint32, bw uint32, bm []uint32, t uint64) (ab, ba float64) {
 	if aw == 0 || bw == 0 {
 		return 0, 0
 	}
-	// limit: every element of a page at or below it is in its sketch.
-	limit := func(w uint32, m []uint32) uint64 {
-		if complete(w, m) {
-			return 1 << 32
-		}
-		return uint64(m[len(m)-1])
-	}
-	t := min(limit(aw, am), limit(bw, bm))
 	union, both := 0, 0
 	i, j := 0, 0
 	for {

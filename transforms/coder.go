@@ -28,7 +28,7 @@ func init() {
 
 // docCoderVersion is the first byte of every encoded doc, docBatch and docPart, so a
 // worker of another build fails loudly instead of misreading the bytes.
-const docCoderVersion = 11
+const docCoderVersion = 12
 
 // encodeDoc is doc's Beam coder: a version byte, then the document
 // (appendDoc).
@@ -203,7 +203,14 @@ func appendSketch(buf []byte, s spotsig.Sketch) []byte {
 		}
 		buf = binary.LittleEndian.AppendUint32(buf, h)
 	}
-	return buf
+	// The host template's marks (spotsig.Sketch.MarkTemplate): a byte 0,
+	// or 1, the template's host and the two mask words.
+	if s.TemplateHost == 0 {
+		return append(buf, 0)
+	}
+	buf = binary.LittleEndian.AppendUint64(append(buf, 1), s.TemplateHost)
+	buf = binary.LittleEndian.AppendUint64(buf, s.Template[0])
+	return binary.LittleEndian.AppendUint64(buf, s.Template[1])
 }
 
 // appendHashes appends one text's sketch: its words as a uvarint, the
@@ -244,6 +251,20 @@ func (r *decoder) sketch() spotsig.Sketch {
 	}
 	if longer || len(s.WholeMin) != n || n > min(spotsig.SketchSize, int(s.WholeWords)) {
 		r.err = errSketch
+		return spotsig.Sketch{}
+	}
+	switch r.uvarint() {
+	case 0:
+	case 1:
+		s.TemplateHost = r.uint64()
+		s.Template = [2]uint64{r.uint64(), r.uint64()}
+		if s.TemplateHost == 0 || !s.MarksValid() {
+			r.err = errSketch
+		}
+	default:
+		r.err = errSketch
+	}
+	if r.err != nil {
 		return spotsig.Sketch{}
 	}
 	return s

@@ -386,6 +386,11 @@ func TestSketchCoder(t *testing.T) {
 		sketches = append(sketches, spotsig.Sketch{Words: uint32(n), Min: main, WholeWords: uint32(200 + n), WholeMin: whole})
 		random++
 	}
+	for i := range sketches { // every other one marked against a host template of its first and last hashes
+		if w := sketches[i].Whole().Min; i%2 == 0 && len(w) > 1 {
+			sketches[i].MarkTemplate(uint64(i+1), spotsig.SiteTemplate{w[0], w[len(w)-1]})
+		}
+	}
 	var withWhole, bytes, raw int
 	for i, s := range sketches {
 		enc := appendSketch(nil, s)
@@ -394,7 +399,8 @@ func TestSketchCoder(t *testing.T) {
 		if dec.err != nil || len(dec.b) != 0 {
 			t.Fatalf("sketch %d: decode: %v, %d bytes left", i, dec.err, len(dec.b))
 		}
-		if got.Words != s.Words || got.WholeWords != s.WholeWords || !slices.Equal(got.Min, s.Min) || !slices.Equal(got.WholeMin, s.WholeMin) {
+		if got.Words != s.Words || got.WholeWords != s.WholeWords || !slices.Equal(got.Min, s.Min) || !slices.Equal(got.WholeMin, s.WholeMin) ||
+			got.TemplateHost != s.TemplateHost || got.Template != s.Template {
 			t.Fatalf("sketch %d: round trip changed it:\n got %+v\nwant %+v", i, got, s)
 		}
 		if i < len(sketches)-random && s.WholeWords > 0 {
@@ -412,7 +418,15 @@ func TestSketchCoder(t *testing.T) {
 	bad := appendHashes(binary.AppendUvarint(appendHashes(nil, s.Words, s.Min), 1), s.WholeWords, []uint32{2, 9})
 	unordered := appendHashes(binary.AppendUvarint(appendHashes(nil, s.Words, []uint32{2, 1, 3}), 0), 0, nil)
 	twice := appendHashes(binary.AppendUvarint(appendHashes(nil, s.Words, s.Min), 2), s.WholeWords, []uint32{1, 9})
-	for name, b := range map[string][]byte{"short prefix": bad, "unordered": unordered, "a hash in both parts": twice} {
+	plain := appendSketch(nil, s)
+	plain = plain[:len(plain)-1] // without its mark byte 0
+	marks := func(flag byte, host, mask uint64) []byte {
+		b := append(slices.Clone(plain), flag)
+		b = binary.LittleEndian.AppendUint64(b, host)
+		return binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(b, mask), 0)
+	}
+	for name, b := range map[string][]byte{"short prefix": bad, "unordered": unordered, "a hash in both parts": twice,
+		"a mark past the whole sketch": marks(1, 5, 1<<3), "marks without a host": marks(1, 0, 1), "a mark flag of 2": marks(2, 5, 1)} {
 		if dec := (decoder{b: b}); dec.sketch().Words != 0 || dec.err == nil {
 			t.Errorf("%s: decoded without error", name)
 		}

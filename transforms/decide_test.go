@@ -71,9 +71,13 @@ func newDecideCase(t *testing.T, res *dedup.Result, batchSize int) decideCase {
 			c.unsigned = append(c.unsigned, pg)
 		}
 	}
+	verified := map[[2]int]dedup.Verification{}
+	for i, q := range res.Candidates {
+		verified[[2]int{q.A, q.B}] = res.Verified[i]
+	}
 	for _, q := range res.Pairs {
 		a, b := res.Docs[q.A], res.Docs[q.B]
-		v := dedup.Verify(a.Sketch, b.Sketch, match.NoSite, match.NoSite, false, 0) // res.Pairs are the verified candidates
+		v := verified[[2]int{q.A, q.B}] // res.Pairs are the verified candidates
 		f := foundPair{Pair: dedup.NewPairRecord(a.Ref, a.Vec.Len(), b.Ref, b.Vec.Len(), q.Jaccard, v), ABatch: batchOf[a.ID()], BBatch: batchOf[b.ID()]}
 		if f.Pair.A() != a.Ref {
 			f.ABatch, f.BBatch = f.BBatch, f.ABatch
@@ -83,7 +87,7 @@ func newDecideCase(t *testing.T, res *dedup.Result, batchSize int) decideCase {
 	for i, d := range res.Docs {
 		if r := res.RepOf[i]; r != i {
 			c.copies = append(c.copies, d.Key()+" "+res.Docs[r].Key())
-			v := dedup.Verify(d.Sketch, res.Docs[r].Sketch, match.NoSite, match.NoSite, false, 0)
+			v := dedup.Verify(d.Sketch, res.Docs[r].Sketch, d.Site, res.Docs[r].Site, false, 0)
 			c.copyLines = append(c.copyLines, mustLine(t, dedup.ExactCopy{Member: d.Ref, Rep: res.Docs[r].Ref, Signatures: d.Vec.Len(), Verified: v}.PairRecord()))
 		}
 	}

@@ -1,0 +1,119 @@
+package dedup
+
+import (
+	"strings"
+
+	"github.com/ndd-beam/ndd-beam/internal/hashx"
+	"github.com/ndd-beam/ndd-beam/spotsig"
+	"github.com/ndd-beam/ndd-beam/warc"
+)
+
+// Host templates for verification (spotsig.TemplateOf, Verify). A
+// template is a host's: its content system puts the same navigation,
+// sidebars and footers on its pages, while the hosts of one site (a
+// registrable domain: mirrors, editions, blogs) often have templates of
+// their own, and a page copied onto many of them would look like their
+// one site's template. Each host's template is found from a sample of its
+// pages, the same on every runner, and every page of the host is marked
+// against it before exact copies are collapsed (MarkTemplates; the job's
+// transforms.MarkTemplates).
+
+// HostOf returns the name of the host of the URL a page captures
+// (warc.URLKey's host: lower case, without "www." and a default port),
+// hashed; 0 for a page without one (no http(s) URL), which has no
+// template.
+func HostOf(p Page) uint64 {
+	key := warc.URLKey(p.URI)
+	if key == "" {
+		return 0
+	}
+	host, _, _ := strings.Cut(key, "/")
+	host, _, _ = strings.Cut(host, "?")
+	return hashx.Mix64(hashx.FNVAdd(hashx.FNVOffset, []byte(host))) | 1
+}
+
+// HostPage is one page of a host's sample: the hash of the URL it
+// captures (match.Site.URL), its text digest (Page.Digest: of two pages
+// of one URL the sample keeps the smaller) and its whole-text sketch
+// (spotsig.Sketch.Whole: Words and Min).
+type HostPage struct {
+	URL    uint64
+	Digest string
+	Words  uint32
+	Min    []uint32
+}
+
+// HostSample is the sample of a host's pages its template is found from:
+// one page per URL, those of the spotsig.TemplateSample smallest URL
+// hashes, ascending. Add merges two samples of one host, associative and
+// commutative, so any merge order gives the same sample.
+type HostSample []HostPage
+
+// SampleOf is the sample of the one document d.
+func SampleOf(d Doc) HostSample {
+	w := d.Sketch.Whole()
+	return HostSample{{URL: d.Site.URL, Digest: d.Digest, Words: w.Words, Min: w.Min}}
+}
+
+// Add returns the merge of s and o: their pages by ascending URL hash,
+// for a URL the page of the smaller digest, the first
+// spotsig.TemplateSample. s and o are not changed.
+func (s HostSample) Add(o HostSample) HostSample {
+	out := make(HostSample, 0, min(len(s)+len(o), spotsig.TemplateSample))
+	i, j := 0, 0
+	for len(out) < spotsig.TemplateSample && (i < len(s) || j < len(o)) {
+		var p HostPage
+		if j == len(o) || i < len(s) && samplesBefore(s[i], o[j]) {
+			p, i = s[i], i+1
+		} else {
+			p, j = o[j], j+1
+		}
+		if n := len(out); n > 0 && out[n-1].URL == p.URL {
+			continue // the URL's page of a smaller digest is in
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// samplesBefore orders sample pages by URL hash, then digest.
+func samplesBefore(a, b HostPage) bool {
+	if a.URL != b.URL {
+		return a.URL < b.URL
+	}
+	return a.Digest < b.Digest
+}
+
+// Template is the template of the sampled host (spotsig.TemplateOf).
+func (s HostSample) Template() spotsig.SiteTemplate {
+	sks := make([]spotsig.Sketch, len(s))
+	for i, p := range s {
+		sks[i] = spotsig.Sketch{Words: p.Words, Min: p.Min}
+	}
+	return spotsig.TemplateOf(sks)
+}
+
+// MarkTemplates marks every document of a host whose template is not
+// empty against it (spotsig.Sketch.MarkTemplate) and returns the number
+// of such hosts.
+func MarkTemplates(docs []Doc) int {
+	samples := map[uint64]HostSample{}
+	for _, d := range docs {
+		if h := HostOf(d.Page); h != 0 {
+			samples[h] = samples[h].Add(SampleOf(d))
+		}
+	}
+	tpls := map[uint64]spotsig.SiteTemplate{}
+	for h, s := range samples {
+		if t := s.Template(); len(t) > 0 {
+			tpls[h] = t
+		}
+	}
+	for i := range docs {
+		h := HostOf(docs[i].Page)
+		if t, ok := tpls[h]; ok {
+			docs[i].Sketch.MarkTemplate(h, t)
+		}
+	}
+	return len(tpls)
+}

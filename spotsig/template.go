@@ -1,0 +1,174 @@
+package spotsig
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// A site's template in the verification measure. On the pages of one
+// site the layout's main content (layout.go) is not always what the page
+// is about: on a listing it can be a sidebar widget or a teaser, and the
+// text around it is the site's own navigation, which every page repeats.
+// The real sets' labelling guide reads a page as what is left once the
+// site's template is set aside. So a pair of one site is also verified on
+// its whole texts less the elements (word#occurrence, sketch.go) that the
+// site's template puts on most of its pages. The template is found from
+// the sketches the pages already carry: an element is the site's when it
+// is in the whole-text sketch of at least TemplateShare of the sampled
+// pages whose sketch would hold it, and of at least TemplateMinURLs of
+// them, in a site of at least TemplateMinPages such pages. Measured on
+// every real set's judged pairs: docs/quality.md, "Verification on the
+// main text" (ndd-eval verify).
+
+const (
+	// TemplateSample is how many distinct URLs of a site its template is
+	// found from: those of the smallest URL hashes (a uniform sample,
+	// the same on every runner). An element on half the site's pages is
+	// on half of 64 within about ±0.06.
+	TemplateSample = 64
+	// TemplateShare is the share of a site's sampled pages an element
+	// must be on to be its template's.
+	TemplateShare = 0.5
+	// TemplateMinURLs is the fewest distinct URLs an element of the
+	// template is on.
+	TemplateMinURLs = 3
+	// TemplateMinPages is the fewest sampled pages that must be able to
+	// show an element (their sketch would hold it) for it to be judged:
+	// a site with fewer URLs has no template.
+	TemplateMinPages = 6
+)
+
+// SiteTemplate is a site's template: the elements of its pages'
+// whole-text sketches (Sketch.WholeMin, or Min without periphery) that
+// its template puts on most of them; ascending, distinct. Nil: none.
+type SiteTemplate []uint32
+
+// has reports whether e is in t.
+func (t SiteTemplate) has(e uint32) bool {
+	_, ok := slices.BinarySearch(t, e)
+	return ok
+}
+
+// TemplateOf returns the template of a site from the sketches of its
+// sampled pages, one per distinct URL (at most TemplateSample): each
+// element in the whole-text sketches of at least TemplateMinURLs of them
+// and of at least TemplateShare of the n pages whose sketch would hold it
+// (a sketch holds every element at or below its largest; a complete one
+// every element), where n is at least TemplateMinPages. The result does
+// not depend on the order of pages.
+func TemplateOf(pages []Sketch) SiteTemplate {
+	if len(pages) < TemplateMinPages {
+		return nil
+	}
+	limits := make([]uint64, 0, len(pages))
+	count := map[uint32]int{}
+	for _, p := range pages {
+		w, m := p.whole()
+		if w == 0 {
+			continue
+		}
+		limits = append(limits, limitOf(w, m))
+		for _, e := range m {
+			count[e]++
+		}
+	}
+	slices.Sort(limits)
+	var t SiteTemplate
+	for e, n := range count {
+		if n < TemplateMinURLs {
+			continue
+		}
+		below, _ := slices.BinarySearch(limits, uint64(e))
+		if can := len(limits) - below; can >= TemplateMinPages && float64(n) >= TemplateShare*float64(can) {
+			t = append(t, e)
+		}
+	}
+	slices.Sort(t)
+	return t
+}
+
+// Whole returns the sketch of s's whole text alone: Words and Min are
+// WholeWords and WholeMin, or Words and Min without periphery.
+func (s Sketch) Whole() Sketch {
+	w, m := s.whole()
+	return Sketch{Words: w, Min: m}
+}
+
+// MarkTemplate records in s which of its whole-text elements are in the
+// template t of host (Template, TemplateHost: a nonzero name of the
+// template). Only pages marked against one template compare with it
+// (SiteShares).
+func (s *Sketch) MarkTemplate(host uint64, t SiteTemplate) {
+	s.Template, s.TemplateHost = [2]uint64{}, host
+	_, m := s.whole()
+	for i, e := range m {
+		if t.has(e) {
+			s.Template[i/64] |= 1 << (i % 64)
+		}
+	}
+}
+
+// MarksValid reports whether Template marks only elements the whole-text
+// sketch has (a decoder's check).
+func (s Sketch) MarksValid() bool {
+	_, m := s.whole()
+	for i := len(m); i < 128; i++ {
+		if s.Template[i/64]&(1<<(i%64)) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// SiteShares estimates the share of a's whole text less its site's
+// template found in b's, and of b's in a's, as Shares does for the whole
+// text (sketch.go), with the template's elements left out of both
+// sketches and the words counted without them (exact for a complete
+// sketch, else scaled by the share of its sketch left). ok is false when
+// the pages were not marked against one template (MarkTemplate) or both
+// are template only, where the layout's shares stand alone; a page of
+// template only beside one with text of its own shares nothing.
+func SiteShares(a, b Sketch) (ab, ba float64, ok bool) {
+	if a.TemplateHost == 0 || a.TemplateHost != b.TemplateHost {
+		return 0, 0, false
+	}
+	aw, am := a.whole()
+	bw, bm := b.whole()
+	la, lb := limitOf(aw, am), limitOf(bw, bm)
+	fa, fam := a.less(aw, am)
+	fb, fbm := b.less(bw, bm)
+	if fa == 0 && fb == 0 {
+		return 0, 0, false
+	}
+	ab, ba = sharesBelow(fa, fam, fb, fbm, min(la, lb))
+	return ab, ba, true
+}
+
+// less returns the words of the text (w words, sketch m: whole()) less
+// the template, estimated, and the sketch without it.
+func (s Sketch) less(w uint32, m []uint32) (uint32, []uint32) {
+	n := bits.OnesCount64(s.Template[0]) + bits.OnesCount64(s.Template[1])
+	if n == 0 {
+		return w, m
+	}
+	out := make([]uint32, 0, len(m)-n)
+	for i, e := range m {
+		if s.Template[i/64]&(1<<(i%64)) == 0 {
+			out = append(out, e)
+		}
+	}
+	if complete(w, m) {
+		return uint32(len(out)), out
+	}
+	return uint32(math.Round(float64(w) * float64(len(out)) / float64(len(m)))), out
+}
+
+// limitOf is the largest element a text of w words with sketch m
+// certainly holds in m if it has it: all (2^32) when m is complete.
+func limitOf(w uint32, m []uint32) uint64 {
+	if complete(w, m) {
+		return 1 << 32
+	}
+	return uint64(m[len(m)-1])
+}
