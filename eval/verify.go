@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ndd-beam/ndd-beam/config"
+	"github.com/ndd-beam/ndd-beam/dedup"
 	"github.com/ndd-beam/ndd-beam/spotsig"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
@@ -29,6 +31,11 @@ type VerifyPair struct {
 	// measured: the whole text less its site's template lines
 	// (SiteLines).
 	SiteAB, SiteBA float64
+	// JobAB, JobBA are the shares the job verifies a pair of one host
+	// with: EstAB, EstBA or, where smaller, the shares of the whole texts
+	// less the host's template (spotsig.SiteShares), each page's sketch
+	// marked as the job marks it (dedup.MarkTemplates) on the set's pages.
+	JobAB, JobBA float64
 }
 
 // SiteLines says which lines of a page's whole text are its site's
@@ -79,6 +86,7 @@ func MeasureVerification(ctx context.Context, p config.Params, truthPath string,
 		site  string   // site of the URL the page captures
 		uri   string   // that URL
 		lines []string // the whole text's lines
+		doc   dedup.Doc
 	}
 	pages := map[string]page{}
 	for _, g := range globs {
@@ -110,7 +118,8 @@ func MeasureVerification(ctx context.Context, p config.Params, truthPath string,
 				}
 				uri := warc.CapturedURI(r.TargetURI)
 				pages[k] = page{exact: sortedWords(main), whole: sortedWords(whole), sk: st.Sketch, site: warc.Site(uri), uri: uri,
-					lines: strings.Split(string(whole), "\n")}
+					lines: strings.Split(string(whole), "\n"),
+					doc:   dedup.Doc{Page: dedup.Page{Ref: r.Ref(), Digest: spotsig.TextDigest(whole)}, Site: dedup.SiteOf(r.Ref()), Sketch: st.Sketch}}
 				return nil
 			})
 			f.Close()
@@ -151,6 +160,17 @@ func MeasureVerification(ctx context.Context, p config.Params, truthPath string,
 		}
 		siteWords[k] = sortedWords([]byte(strings.Join(keep, "\n")))
 	}
+	// The job's host templates, marked on the set's pages in key order.
+	keys := slices.Sorted(maps.Keys(pages))
+	docs := make([]dedup.Doc, len(keys))
+	for i, k := range keys {
+		docs[i] = pages[k].doc
+	}
+	dedup.MarkTemplates(docs)
+	marked := map[string]spotsig.Sketch{}
+	for i, k := range keys {
+		marked[k] = docs[i].Sketch
+	}
 	rep := VerifyReport{Set: t.Name}
 	for _, jp := range t.Judged() {
 		a, okA := pages[jp.A]
@@ -165,6 +185,10 @@ func MeasureVerification(ctx context.Context, p config.Params, truthPath string,
 		vp.ExactAB, vp.ExactBA = min(vp.ExactAB, wab), min(vp.ExactBA, wba)
 		vp.SiteAB, vp.SiteBA = shares(siteWords[jp.A], siteWords[jp.B])
 		vp.EstAB, vp.EstBA = spotsig.Shares(a.sk, b.sk)
+		vp.JobAB, vp.JobBA = vp.EstAB, vp.EstBA
+		if tab, tba, ok := spotsig.SiteShares(marked[jp.A], marked[jp.B]); ok {
+			vp.JobAB, vp.JobBA = min(vp.JobAB, tab), min(vp.JobBA, tba)
+		}
 		rep.Pairs = append(rep.Pairs, vp)
 	}
 	return rep, nil
@@ -219,6 +243,7 @@ type VerifySummary struct {
 	EstDupAbove, EstDiffAbove     int
 	SiteDupAbove, SiteDiffAbove   int
 	BothDupAbove, BothDiffAbove   int // both the layout's and the site-lines shares ≥ Threshold (exact)
+	JobDupAbove, JobDiffAbove     int // the job's shares (JobAB, JobBA) ≥ Threshold
 	Dups, Diffs                   int
 	MeanAbsErr, RMSErr, MaxAbsErr float64
 	DecisionFlips                 int // pairs whose verdict at Threshold differs between exact and estimate
@@ -232,13 +257,16 @@ func (r VerifyReport) Summarize(th float64) VerifySummary {
 		ex := min(p.ExactAB, p.ExactBA) >= th
 		es := min(p.EstAB, p.EstBA) >= th
 		si := min(p.SiteAB, p.SiteBA) >= th
+		jo := min(p.JobAB, p.JobBA) >= th
 		if p.Dup {
 			s.Dups++
 			s.ExactDupAbove += b2i(ex)
 			s.EstDupAbove += b2i(es)
 			s.SiteDupAbove += b2i(si)
 			s.BothDupAbove += b2i(ex && si)
+			s.JobDupAbove += b2i(jo)
 		} else {
+			s.JobDiffAbove += b2i(jo)
 			s.Diffs++
 			s.ExactDiffAbove += b2i(ex)
 			s.EstDiffAbove += b2i(es)
@@ -267,7 +295,7 @@ func b2i(b bool) int {
 }
 
 // CandidateScore is a set of candidate pairs (a run's pairs output,
-// expanded) verified by the sketched layout main-text shares at one
+// expanded) verified by the job's shares (JobAB, JobBA) at one
 // threshold, against the labels: a candidate that is not a judged pair is
 // a different document, as the sets' READMEs define.
 type CandidateScore struct {
@@ -299,7 +327,7 @@ func (r VerifyReport) Candidates(ps []PairRecord, th float64) CandidateScore {
 		if ok && vp.Dup {
 			c.Dups++
 		}
-		if ok && min(vp.EstAB, vp.EstBA) >= th {
+		if ok && min(vp.JobAB, vp.JobBA) >= th {
 			c.Verified++
 			if vp.Dup {
 				c.VerifiedDups++

@@ -73,7 +73,9 @@ const evalUsage = `usage:
       the verification measure on the judged pairs of real-page sets: how
       the exact and the sketched main-text shares separate the labels, and
       the sketch's error; beside them a main text less its site's template
-      lines (lines on many of the site's URLs), alone and with the job's.
+      lines (lines on many of the site's URLs), alone and with the layout's;
+      last the job's shares, the layout's and, for a pair of one host, its
+      whole texts less the host's template (--candidates scores with them).
   ndd-eval index [--remove_partial] DIR...
       list the segments of each index directory (ndd-beam --write_index):
       pages, Parquet bytes and bytes per page, runs held, and their

@@ -49,12 +49,12 @@ func runEvalVerify(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		fmt.Fprintf(stdout, "%s: %d judged pairs read (%d with a page not read)\n", rep.Set, len(rep.Pairs), rep.Missing)
-		fmt.Fprintln(stdout, "share\tlayout main text: dup≥\tdiff≥\tits sketch: dup≥\tdiff≥\tflips\tmean|err|\trms err\tmax|err|\tsite-lines main text: dup≥\tdiff≥\tlayout and site-lines: dup≥\tdiff≥")
+		fmt.Fprintln(stdout, "share\tlayout main text: dup≥\tdiff≥\tits sketch: dup≥\tdiff≥\tflips\tmean|err|\trms err\tmax|err|\tsite-lines main text: dup≥\tdiff≥\tlayout and site-lines: dup≥\tdiff≥\tthe job's (sketch, host template): dup≥\tdiff≥")
 		for _, th := range []float64{0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9} {
 			s := rep.Summarize(th)
-			fmt.Fprintf(stdout, "%.2f\t%d/%d\t%d/%d\t%d/%d\t%d/%d\t%d\t%.4f\t%.4f\t%.3f\t%d/%d\t%d/%d\t%d/%d\t%d/%d\n", th, s.ExactDupAbove, s.Dups, s.ExactDiffAbove, s.Diffs,
+			fmt.Fprintf(stdout, "%.2f\t%d/%d\t%d/%d\t%d/%d\t%d/%d\t%d\t%.4f\t%.4f\t%.3f\t%d/%d\t%d/%d\t%d/%d\t%d/%d\t%d/%d\t%d/%d\n", th, s.ExactDupAbove, s.Dups, s.ExactDiffAbove, s.Diffs,
 				s.EstDupAbove, s.Dups, s.EstDiffAbove, s.Diffs, s.DecisionFlips, s.MeanAbsErr, s.RMSErr, s.MaxAbsErr,
-				s.SiteDupAbove, s.Dups, s.SiteDiffAbove, s.Diffs, s.BothDupAbove, s.Dups, s.BothDiffAbove, s.Diffs)
+				s.SiteDupAbove, s.Dups, s.SiteDiffAbove, s.Diffs, s.BothDupAbove, s.Dups, s.BothDiffAbove, s.Diffs, s.JobDupAbove, s.Dups, s.JobDiffAbove, s.Diffs)
 		}
 		if *cands != "" {
 			ps, _, err := output.ReadAll[output.PairRecord](output.Glob(*cands, output.Pairs))
