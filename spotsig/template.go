@@ -1,10 +1,6 @@
 package spotsig
 
-import (
-	"math"
-	"math/bits"
-	"slices"
-)
+import "slices"
 
 // A site's template in the verification measure. On the pages of one
 // site the layout's main content (layout.go) is not always what the page
@@ -121,47 +117,73 @@ func (s Sketch) MarksValid() bool {
 	return true
 }
 
-// SiteShares estimates the share of a's whole text less its site's
-// template found in b's, and of b's in a's, as Shares does for the whole
-// text (sketch.go), with the template's elements left out of both
-// sketches and the words counted without them (exact for a complete
-// sketch, else scaled by the share of its sketch left). ok is false when
-// the pages were not marked against one template (MarkTemplate) or both
-// are template only, where the layout's shares stand alone; a page of
-// template only beside one with text of its own shares nothing.
+// SiteShares estimates the share of a's whole text less its host's
+// template found in b's, and of b's in a's: of the elements of a's
+// whole-text sketch that the template does not mark, at or below the
+// smaller of the two sketches' limits (where both sketches hold every
+// element of their texts), the share that b's sketch holds too, and the
+// same of b's (a containment estimate from the bottom-k sample; exact
+// when both sketches are complete). Unlike Shares it does not scale a
+// Jaccard by the texts' sizes: the sizes less the template would be
+// estimates too, and the two errors add up (docs/quality.md,
+// "Verification less the host's template"). ok is false when the pages
+// were not marked against one template (MarkTemplate) or neither sketch
+// holds an element outside it (both pages are template only), where the
+// layout's shares stand alone; a page with nothing of its own in the
+// common range beside one with text of its own shares nothing.
 func SiteShares(a, b Sketch) (ab, ba float64, ok bool) {
 	if a.TemplateHost == 0 || a.TemplateHost != b.TemplateHost {
 		return 0, 0, false
 	}
 	aw, am := a.whole()
 	bw, bm := b.whole()
-	la, lb := limitOf(aw, am), limitOf(bw, bm)
-	fa, fam := a.less(aw, am)
-	fb, fbm := b.less(bw, bm)
-	if fa == 0 && fb == 0 {
+	t := min(limitOf(aw, am), limitOf(bw, bm))
+	fa, fb := a.less(am), b.less(bm)
+	if len(fa) == 0 && len(fb) == 0 {
 		return 0, 0, false
 	}
-	ab, ba = sharesBelow(fa, fam, fb, fbm, min(la, lb))
-	return ab, ba, true
+	fa, fb = upTo(fa, t), upTo(fb, t)
+	if len(fa) == 0 || len(fb) == 0 {
+		return 0, 0, true
+	}
+	both := 0
+	for i, j := 0, 0; i < len(fa) && j < len(fb); {
+		switch {
+		case fa[i] < fb[j]:
+			i++
+		case fa[i] > fb[j]:
+			j++
+		default:
+			both, i, j = both+1, i+1, j+1
+		}
+	}
+	return float64(both) / float64(len(fa)), float64(both) / float64(len(fb)), true
 }
 
-// less returns the words of the text (w words, sketch m: whole()) less
-// the template, estimated, and the sketch without it.
-func (s Sketch) less(w uint32, m []uint32) (uint32, []uint32) {
-	n := bits.OnesCount64(s.Template[0]) + bits.OnesCount64(s.Template[1])
-	if n == 0 {
-		return w, m
+// upTo returns the prefix of the ascending m at or below t.
+func upTo(m []uint32, t uint64) []uint32 {
+	n, _ := slices.BinarySearchFunc(m, t, func(e uint32, t uint64) int {
+		if uint64(e) <= t {
+			return -1
+		}
+		return 1
+	})
+	return m[:n]
+}
+
+// less returns the whole-text sketch m without the elements its marks
+// (Template) name.
+func (s Sketch) less(m []uint32) []uint32 {
+	if s.Template == [2]uint64{} {
+		return m
 	}
-	out := make([]uint32, 0, len(m)-n)
+	out := make([]uint32, 0, len(m))
 	for i, e := range m {
 		if s.Template[i/64]&(1<<(i%64)) == 0 {
 			out = append(out, e)
 		}
 	}
-	if complete(w, m) {
-		return uint32(len(out)), out
-	}
-	return uint32(math.Round(float64(w) * float64(len(out)) / float64(len(m)))), out
+	return out
 }
 
 // limitOf is the largest element a text of w words with sketch m
