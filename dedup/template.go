@@ -1,6 +1,7 @@
 package dedup
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ndd-beam/ndd-beam/internal/hashx"
@@ -76,6 +77,33 @@ func (s HostSample) Add(o HostSample) HostSample {
 	return out
 }
 
+// AddPage returns s with page p merged in, as s.Add(HostSample{p}) does,
+// reusing s's array: the caller gives up s. Most pages of a large host
+// fall after a full sample and cost one comparison.
+func (s HostSample) AddPage(p HostPage) HostSample {
+	if len(s) == spotsig.TemplateSample && !samplesBefore(p, s[len(s)-1]) {
+		return s
+	}
+	i, _ := slices.BinarySearchFunc(s, p, func(e, p HostPage) int {
+		switch {
+		case samplesBefore(e, p):
+			return -1
+		case samplesBefore(p, e):
+			return 1
+		}
+		return 0
+	})
+	switch {
+	case i < len(s) && s[i].URL == p.URL: // s[i] has a larger digest
+		s[i] = p
+		return s
+	case i > 0 && s[i-1].URL == p.URL: // s[i-1] has a smaller or equal digest
+		return s
+	}
+	s = slices.Insert(s, i, p)
+	return s[:min(len(s), spotsig.TemplateSample)]
+}
+
 // samplesBefore orders sample pages by URL hash, then digest.
 func samplesBefore(a, b HostPage) bool {
 	if a.URL != b.URL {
@@ -100,7 +128,7 @@ func MarkTemplates(docs []Doc) int {
 	samples := map[uint64]HostSample{}
 	for _, d := range docs {
 		if h := HostOf(d.Page); h != 0 {
-			samples[h] = samples[h].Add(SampleOf(d))
+			samples[h] = samples[h].AddPage(SampleOf(d)[0])
 		}
 	}
 	tpls := map[uint64]spotsig.SiteTemplate{}

@@ -42,11 +42,9 @@ func TestHostOf(t *testing.T) {
 	}
 }
 
-// A host's sample is the same whatever the order and grouping in which
-// its pages' samples are merged (the job merges them per bundle, then per
-// host): on the real pages of testdata, one page per URL (of two the one
-// of the smaller digest), the spotsig.TemplateSample smallest URL hashes.
-func TestHostSampleMerge(t *testing.T) {
+// testdataResult is Run at the defaults on testdata's real WARC files.
+func testdataResult(t *testing.T) *Result {
+	t.Helper()
 	files, err := filepath.Glob("../testdata/*.warc*")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("testdata WARC files: %v %v", files, err)
@@ -55,6 +53,15 @@ func TestHostSampleMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return res
+}
+
+// A host's sample is the same whatever the order and grouping in which
+// its pages' samples are merged (the job merges them per bundle, then per
+// host): on the real pages of testdata, one page per URL (of two the one
+// of the smaller digest), the spotsig.TemplateSample smallest URL hashes.
+func TestHostSampleMerge(t *testing.T) {
+	res := testdataResult(t)
 	docs := res.Docs
 	if len(docs) < 2*spotsig.TemplateSample {
 		t.Fatalf("%d documents: too few to fill a sample", len(docs))
@@ -96,6 +103,13 @@ func TestHostSampleMerge(t *testing.T) {
 		if !slices.EqualFunc(got, want, func(a, b HostPage) bool { return a.URL == b.URL && a.Digest == b.Digest }) {
 			t.Fatalf("round %d: the merged sample differs from the %d smallest URLs", round, spotsig.TemplateSample)
 		}
+		var one HostSample // page by page, as the job's bundles merge
+		for _, j := range order {
+			one = one.AddPage(SampleOf(docs[j])[0])
+		}
+		if !slices.EqualFunc(one, want, func(a, b HostPage) bool { return a.URL == b.URL && a.Digest == b.Digest }) {
+			t.Fatalf("round %d: the sample added page by page differs from the %d smallest URLs", round, spotsig.TemplateSample)
+		}
 	}
 }
 
@@ -114,14 +128,7 @@ func TestTemplateOfWikipedia(t *testing.T) {
 		f := strings.Split(line, "\t")
 		cluster[f[0]+"@"+f[1]+"+"+f[2]] = f[5]
 	}
-	files, err := filepath.Glob("../testdata/*.warc*")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("testdata WARC files: %v %v", files, err)
-	}
-	res, err := Run(t.Context(), config.DefaultParams(), files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := testdataResult(t)
 	wiki := HostOf(Page{Ref: warc.Ref{URI: "http://en.wikipedia.org/"}})
 	var sample HostSample
 	var docs []Doc

@@ -382,3 +382,31 @@ func TestCommitChecksFiles(t *testing.T) {
 		t.Error("_SUCCESS written after a failed commit")
 	}
 }
+
+// signedDocs reads and signs the pages of files with p's signer
+// (dedup.ReadFile, dedup.Sign): the documents, in file and record order,
+// at most limit of them (0: all).
+func signedDocs(t *testing.T, files []string, p config.Params, limit int) []dedup.Doc {
+	t.Helper()
+	signer, err := dedup.NewSigner(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []dedup.Doc
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dedup.ReadFile(name, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
+			if limit > 0 && len(docs) >= limit {
+				return
+			}
+			if s := dedup.Sign(t.Context(), signer, nil, c); s.IsDoc() {
+				docs = append(docs, s.Doc)
+			}
+		}, func(output.Reject) {})
+		f.Close()
+	}
+	return docs
+}

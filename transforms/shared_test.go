@@ -49,30 +49,10 @@ func TestDropSharedBlocksGoldSet(t *testing.T) {
 // all).
 func checkDropSharedBlocks(t *testing.T, files []string, limit int) {
 	p := config.DefaultParams()
-	signer, err := dedup.NewSigner(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var docs []doc
-	var ddocs []dedup.Doc
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dedup.ReadFile(name, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
-			if limit > 0 && len(docs) >= limit {
-				return
-			}
-			s := dedup.Sign(t.Context(), signer, nil, c)
-			if !s.IsDoc() {
-				return
-			}
-			d := s.Doc
-			docs = append(docs, doc{Doc: dedup.Doc{Page: dedup.Page{Ref: d.Ref}, Site: d.Site, Vec: d.Vec, Blocks: d.Blocks}})
-			ddocs = append(ddocs, d)
-		}, func(output.Reject) {})
-		f.Close()
+	ddocs := signedDocs(t, files, p, limit)
+	docs := make([]doc, len(ddocs))
+	for i, d := range ddocs {
+		docs[i] = doc{Doc: dedup.Doc{Page: dedup.Page{Ref: d.Ref}, Site: d.Site, Vec: d.Vec, Blocks: d.Blocks}}
 	}
 	_, droppedSigs, sharedOnly := dedup.DropSharedBlocks(ddocs, p.SharedBlockPages)
 	if droppedSigs == 0 || sharedOnly == 0 && limit == 0 {

@@ -66,9 +66,9 @@ func (fn *hostSampleFn) ProcessElement(b docBatch, emit func(uint64, []dedup.Hos
 		if h == 0 {
 			continue
 		}
-		one := dedup.SampleOf(d.Doc)
-		fn.merge.add(h, 4*len(one[0].Min)+len(one[0].Digest)+48, func(s *[]dedup.HostPage) {
-			*s = dedup.HostSample(*s).Add(one)
+		one := dedup.SampleOf(d.Doc)[0]
+		fn.merge.add(h, 4*len(one.Min)+len(one.Digest)+48, func(s *[]dedup.HostPage) {
+			*s = dedup.HostSample(*s).AddPage(one)
 		}, emit)
 	}
 }

@@ -2,7 +2,6 @@ package transforms
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -13,7 +12,6 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
-	"github.com/ndd-beam/ndd-beam/output"
 )
 
 func init() {
@@ -36,24 +34,10 @@ func TestMarkTemplatesEqualsInProcess(t *testing.T) {
 		t.Fatalf("testdata WARC files: %v %v", files, err)
 	}
 	p := config.DefaultParams()
-	signer, err := dedup.NewSigner(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var docs []doc
-	var ddocs []dedup.Doc
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dedup.ReadFile(name, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
-			if s := dedup.Sign(t.Context(), signer, nil, c); s.IsDoc() {
-				docs = append(docs, doc{Doc: s.Doc})
-				ddocs = append(ddocs, s.Doc)
-			}
-		}, func(output.Reject) {})
-		f.Close()
+	ddocs := signedDocs(t, files, p, 0)
+	docs := make([]doc, len(ddocs))
+	for i, d := range ddocs {
+		docs[i] = doc{Doc: d}
 	}
 	hosts := dedup.MarkTemplates(ddocs)
 	var want []string
