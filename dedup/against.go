@@ -28,7 +28,7 @@ type Prior struct {
 // segment named segment holds them; a page's language and main-text
 // sketch are those of its exact-copy group's representative (equal
 // vectors, so nearly always its own language; a member's main text
-// verified against the representative's), without its site template's
+// verified against the representative's), without its host template's
 // marks, which the index does not keep (spotsig.Sketch.TemplateHost).
 func Priors(r *Result, segment string) []Prior {
 	docs := make(map[string]Doc, len(r.Docs))

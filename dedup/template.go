@@ -113,7 +113,7 @@ func samplesBefore(a, b HostPage) bool {
 }
 
 // Template is the template of the sampled host (spotsig.TemplateOf).
-func (s HostSample) Template() spotsig.SiteTemplate {
+func (s HostSample) Template() spotsig.HostTemplate {
 	sks := make([]spotsig.Sketch, len(s))
 	for i, p := range s {
 		sks[i] = spotsig.Sketch{Words: p.Words, Min: p.Min}
@@ -131,7 +131,7 @@ func MarkTemplates(docs []Doc) int {
 			samples[h] = samples[h].AddPage(SampleOf(d)[0])
 		}
 	}
-	tpls := map[uint64]spotsig.SiteTemplate{}
+	tpls := map[uint64]spotsig.HostTemplate{}
 	for h, s := range samples {
 		if t := s.Template(); len(t) > 0 {
 			tpls[h] = t

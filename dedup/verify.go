@@ -16,7 +16,7 @@ import (
 // real sets' labelling guide), on top of the same-site rule; so is an
 // exact copy of one site as a member of its group. Two pages of one host
 // marked against its template (MarkTemplates) must also hold share of
-// each other's whole text less that template (spotsig.SiteShares): on a
+// each other's whole text less that template (spotsig.HostShares): on a
 // listing or a shop the layout's main content can be a sidebar widget or
 // a template block that every page repeats, and what the labels read is
 // the text the page has of its own. A pair across sites
@@ -53,13 +53,13 @@ type Verification struct {
 // share (in [0, 1]); weak is Weak of their vector lengths. The shares are
 // always estimated: spotsig.Shares, and for pages of one site marked
 // against one host's template the smaller of that and
-// spotsig.SiteShares; OK when share is 0 (the paper's rule), when the pages
+// spotsig.HostShares; OK when share is 0 (the paper's rule), when the pages
 // are not of one site (match.Site.SameSite) and not weak, or when both
 // shares reach share.
 func Verify(a, b spotsig.Sketch, sa, sb match.Site, weak bool, share float64) Verification {
 	x, y := spotsig.Shares(a, b)
 	if sa.SameSite(sb) {
-		if tx, ty, ok := spotsig.SiteShares(a, b); ok {
+		if tx, ty, ok := spotsig.HostShares(a, b); ok {
 			x, y = min(x, tx), min(y, ty)
 		}
 	}

@@ -2,28 +2,29 @@ package spotsig
 
 import "slices"
 
-// A site's template in the verification measure. On the pages of one
+// A host's template in the verification measure. On the pages of one
 // site the layout's main content (layout.go) is not always what the page
 // is about: on a listing it can be a sidebar widget or a teaser, and the
 // text around it is the site's own navigation, which every page repeats.
-// The real sets' labelling guide reads a page as what is left once the
-// site's template is set aside. So a pair of one site is also verified on
-// its whole texts less the elements (word#occurrence, sketch.go) that the
-// site's template puts on most of its pages. The template is found from
-// the sketches the pages already carry: an element is the site's when it
-// is in the whole-text sketch of at least TemplateShare of the sampled
-// pages whose sketch would hold it, and of at least TemplateMinURLs of
-// them, in a site of at least TemplateMinPages such pages. Measured on
-// every real set's judged pairs: docs/quality.md, "Verification on the
-// main text" (ndd-eval verify).
+// The real sets' labelling guide reads a page as what is left once that
+// template is set aside. So a pair of one host is also verified on its
+// whole texts less the elements (word#occurrence, sketch.go) that the
+// host's template puts on most of its pages (a template belongs to a host,
+// the content system that serves it: dedup.HostOf). The template is found
+// from the sketches the pages already carry: an element is the host's
+// when it is in the whole-text sketch of at least TemplateShare of the
+// sampled pages whose sketch would hold it, and of at least
+// TemplateMinURLs of them, where at least TemplateMinPages such pages
+// are. Measured on every real set's judged pairs: docs/quality.md,
+// "Verification on the main text" (ndd-eval verify).
 
 const (
-	// TemplateSample is how many distinct URLs of a site its template is
+	// TemplateSample is how many distinct URLs of a host its template is
 	// found from: those of the smallest URL hashes (a uniform sample,
-	// the same on every runner). An element on half the site's pages is
+	// the same on every runner). An element on half the host's pages is
 	// on half of 64 within about ±0.06.
 	TemplateSample = 64
-	// TemplateShare is the share of a site's sampled pages an element
+	// TemplateShare is the share of a host's sampled pages an element
 	// must be on to be its template's.
 	TemplateShare = 0.5
 	// TemplateMinURLs is the fewest distinct URLs an element of the
@@ -31,29 +32,29 @@ const (
 	TemplateMinURLs = 3
 	// TemplateMinPages is the fewest sampled pages that must be able to
 	// show an element (their sketch would hold it) for it to be judged:
-	// a site with fewer URLs has no template.
+	// a host with fewer URLs has no template.
 	TemplateMinPages = 6
 )
 
-// SiteTemplate is a site's template: the elements of its pages'
+// HostTemplate is a host's template: the elements of its pages'
 // whole-text sketches (Sketch.WholeMin, or Min without periphery) that
 // its template puts on most of them; ascending, distinct. Nil: none.
-type SiteTemplate []uint32
+type HostTemplate []uint32
 
 // has reports whether e is in t.
-func (t SiteTemplate) has(e uint32) bool {
+func (t HostTemplate) has(e uint32) bool {
 	_, ok := slices.BinarySearch(t, e)
 	return ok
 }
 
-// TemplateOf returns the template of a site from the sketches of its
+// TemplateOf returns the template of a host from the sketches of its
 // sampled pages, one per distinct URL (at most TemplateSample): each
 // element in the whole-text sketches of at least TemplateMinURLs of them
 // and of at least TemplateShare of the n pages whose sketch would hold it
 // (a sketch holds every element at or below its largest; a complete one
 // every element), where n is at least TemplateMinPages. The result does
 // not depend on the order of pages.
-func TemplateOf(pages []Sketch) SiteTemplate {
+func TemplateOf(pages []Sketch) HostTemplate {
 	if len(pages) < TemplateMinPages {
 		return nil
 	}
@@ -70,7 +71,7 @@ func TemplateOf(pages []Sketch) SiteTemplate {
 		}
 	}
 	slices.Sort(limits)
-	var t SiteTemplate
+	var t HostTemplate
 	for e, n := range count {
 		if n < TemplateMinURLs {
 			continue
@@ -94,8 +95,8 @@ func (s Sketch) Whole() Sketch {
 // MarkTemplate records in s which of its whole-text elements are in the
 // template t of host (Template, TemplateHost: a nonzero name of the
 // template). Only pages marked against one template compare with it
-// (SiteShares).
-func (s *Sketch) MarkTemplate(host uint64, t SiteTemplate) {
+// (HostShares).
+func (s *Sketch) MarkTemplate(host uint64, t HostTemplate) {
 	s.Template, s.TemplateHost = [2]uint64{}, host
 	_, m := s.whole()
 	for i, e := range m {
@@ -117,7 +118,7 @@ func (s Sketch) MarksValid() bool {
 	return true
 }
 
-// SiteShares estimates the share of a's whole text less its host's
+// HostShares estimates the share of a's whole text less its host's
 // template found in b's, and of b's in a's: of the elements of a's
 // whole-text sketch that the template does not mark, at or below the
 // smaller of the two sketches' limits (where both sketches hold every
@@ -131,7 +132,7 @@ func (s Sketch) MarksValid() bool {
 // holds an element outside it (both pages are template only), where the
 // layout's shares stand alone; a page with nothing of its own in the
 // common range beside one with text of its own shares nothing.
-func SiteShares(a, b Sketch) (ab, ba float64, ok bool) {
+func HostShares(a, b Sketch) (ab, ba float64, ok bool) {
 	if a.TemplateHost == 0 || a.TemplateHost != b.TemplateHost {
 		return 0, 0, false
 	}

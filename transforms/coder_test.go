@@ -388,7 +388,7 @@ func TestSketchCoder(t *testing.T) {
 	}
 	for i := range sketches { // every other one marked against a host template of its first and last hashes
 		if w := sketches[i].Whole().Min; i%2 == 0 && len(w) > 1 {
-			sketches[i].MarkTemplate(uint64(i+1), spotsig.SiteTemplate{w[0], w[len(w)-1]})
+			sketches[i].MarkTemplate(uint64(i+1), spotsig.HostTemplate{w[0], w[len(w)-1]})
 		}
 	}
 	var withWhole, bytes, raw int

@@ -26,7 +26,7 @@ func init() {
 
 var templateHosts = beam.NewCounter("template", "hosts")
 
-// hostTemplate is one host's template (spotsig.SiteTemplate) in the side
+// hostTemplate is one host's template (spotsig.HostTemplate) in the side
 // input of markTemplateFn.
 type hostTemplate struct {
 	Host     uint64
@@ -93,14 +93,14 @@ func hostTemplateFn(ctx context.Context, host uint64, parts func(*[]dedup.HostPa
 // markTemplateFn marks each document of a batch against its host's
 // template, from the side input of every host's (read once per bundle).
 type markTemplateFn struct {
-	tpls map[uint64]spotsig.SiteTemplate
+	tpls map[uint64]spotsig.HostTemplate
 }
 
 func (fn *markTemplateFn) StartBundle(_ func(*hostTemplate) bool, _ func(docBatch)) { fn.tpls = nil }
 
 func (fn *markTemplateFn) ProcessElement(b docBatch, tpls func(*hostTemplate) bool, emit func(docBatch)) {
 	if fn.tpls == nil {
-		fn.tpls = map[uint64]spotsig.SiteTemplate{}
+		fn.tpls = map[uint64]spotsig.HostTemplate{}
 		var t hostTemplate
 		for tpls(&t) {
 			fn.tpls[t.Host] = t.Elements
