@@ -34,9 +34,6 @@ type Result struct {
 	// SharedTextPages counts the pages of shared text only, which keep
 	// their blocks' signatures hashed with their site (ResolveBlocks).
 	SharedTextPages int
-	// Templates counts the hosts with a template, whose pages are
-	// verified less it (MarkTemplates; 0 without verification).
-	Templates int
 	// SignaturesBeforeIDF and SignaturesAfterIDF are Σ|d| over the
 	// documents with >= 1 signature, before and after the IDF filter
 	// (before: after DropSharedBlocks).
@@ -175,7 +172,7 @@ func finish(p config.Params, slots []*Signed, prior []Prior) (*Result, error) {
 	}
 	res.SharedBlocks, res.SharedBlockSignatures, res.SharedTextPages = DropSharedBlocks(docs, p.SharedBlockPages)
 	if p.VerifyShare > 0 { // without verification, as the job: no marks
-		res.Templates = MarkTemplates(docs)
+		MarkTemplates(docs)
 	}
 	for _, d := range docs {
 		if d.Lang != "" {

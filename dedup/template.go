@@ -1,6 +1,7 @@
 package dedup
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -33,10 +34,12 @@ func HostOf(p Page) uint64 {
 	return hashx.Mix64(hashx.FNVAdd(hashx.FNVOffset, []byte(host))) | 1
 }
 
-// HostPage is one page of a host's sample: the hash of the URL it
-// captures (match.Site.URL), its text digest (Page.Digest: of two pages
-// of one URL the sample keeps the smaller) and its whole-text sketch
-// (spotsig.Sketch.Whole: Words and Min).
+// HostPage is one page of a host's sample: the URL it captures, as
+// hashx.Mix64 of its match.Site.URL (FNV-1a alone keeps URLs that differ
+// in their last bytes, item/4234 … item/4251, next to each other), its
+// text digest (Page.Digest) and its whole-text sketch
+// (spotsig.Sketch.Whole: Words and Min). Of two pages of one URL the
+// sample keeps the first in compareSample's order.
 type HostPage struct {
 	URL    uint64
 	Digest string
@@ -46,31 +49,31 @@ type HostPage struct {
 
 // HostSample is the sample of a host's pages its template is found from:
 // one page per URL, those of the spotsig.TemplateSample smallest URL
-// hashes, ascending. Add merges two samples of one host, associative and
-// commutative, so any merge order gives the same sample.
+// keys (a uniform sample), ascending. Add merges two samples of one host,
+// associative and commutative, so any merge order gives the same sample.
 type HostSample []HostPage
 
 // SampleOf is the sample of the one document d.
 func SampleOf(d Doc) HostSample {
 	w := d.Sketch.Whole()
-	return HostSample{{URL: d.Site.URL, Digest: d.Digest, Words: w.Words, Min: w.Min}}
+	return HostSample{{URL: hashx.Mix64(d.Site.URL), Digest: d.Digest, Words: w.Words, Min: w.Min}}
 }
 
-// Add returns the merge of s and o: their pages by ascending URL hash,
-// for a URL the page of the smaller digest, the first
+// Add returns the merge of s and o: their pages by ascending URL key, for
+// a URL its first page in compareSample's order, the first
 // spotsig.TemplateSample. s and o are not changed.
 func (s HostSample) Add(o HostSample) HostSample {
 	out := make(HostSample, 0, min(len(s)+len(o), spotsig.TemplateSample))
 	i, j := 0, 0
 	for len(out) < spotsig.TemplateSample && (i < len(s) || j < len(o)) {
 		var p HostPage
-		if j == len(o) || i < len(s) && samplesBefore(s[i], o[j]) {
+		if j == len(o) || i < len(s) && compareSample(s[i], o[j]) < 0 {
 			p, i = s[i], i+1
 		} else {
 			p, j = o[j], j+1
 		}
 		if n := len(out); n > 0 && out[n-1].URL == p.URL {
-			continue // the URL's page of a smaller digest is in
+			continue // the URL's first page is in
 		}
 		out = append(out, p)
 	}
@@ -81,35 +84,28 @@ func (s HostSample) Add(o HostSample) HostSample {
 // reusing s's array: the caller gives up s. Most pages of a large host
 // fall after a full sample and cost one comparison.
 func (s HostSample) AddPage(p HostPage) HostSample {
-	if len(s) == spotsig.TemplateSample && !samplesBefore(p, s[len(s)-1]) {
+	if len(s) == spotsig.TemplateSample && compareSample(p, s[len(s)-1]) >= 0 {
 		return s
 	}
-	i, _ := slices.BinarySearchFunc(s, p, func(e, p HostPage) int {
-		switch {
-		case samplesBefore(e, p):
-			return -1
-		case samplesBefore(p, e):
-			return 1
-		}
-		return 0
-	})
+	i, _ := slices.BinarySearchFunc(s, p, compareSample) // s[i] is the first at or after p
 	switch {
-	case i < len(s) && s[i].URL == p.URL: // s[i] has a larger digest
+	case i < len(s) && s[i].URL == p.URL: // p comes first (or is s[i])
 		s[i] = p
 		return s
-	case i > 0 && s[i-1].URL == p.URL: // s[i-1] has a smaller or equal digest
+	case i > 0 && s[i-1].URL == p.URL: // s[i-1] comes first
 		return s
 	}
 	s = slices.Insert(s, i, p)
 	return s[:min(len(s), spotsig.TemplateSample)]
 }
 
-// samplesBefore orders sample pages by URL hash, then digest.
-func samplesBefore(a, b HostPage) bool {
-	if a.URL != b.URL {
-		return a.URL < b.URL
-	}
-	return a.Digest < b.Digest
+// compareSample orders sample pages by URL key, then digest, then
+// sketch: a total order, so that of two pages of one URL every merge
+// order keeps the same one (a capture of the same text whose layout found
+// no periphery has another whole-text sketch).
+func compareSample(a, b HostPage) int {
+	return cmp.Or(cmp.Compare(a.URL, b.URL), strings.Compare(a.Digest, b.Digest),
+		cmp.Compare(a.Words, b.Words), slices.Compare(a.Min, b.Min))
 }
 
 // Template is the template of the sampled host (spotsig.TemplateOf).

@@ -58,8 +58,9 @@ func testdataResult(t *testing.T) *Result {
 
 // A host's sample is the same whatever the order and grouping in which
 // its pages' samples are merged (the job merges them per bundle, then per
-// host): on the real pages of testdata, one page per URL (of two the one
-// of the smaller digest), the spotsig.TemplateSample smallest URL hashes.
+// host): on the real pages of testdata, one page per URL (of two the
+// first in compareSample's order), the spotsig.TemplateSample smallest URL
+// keys.
 func TestHostSampleMerge(t *testing.T) {
 	res := testdataResult(t)
 	docs := res.Docs
@@ -71,7 +72,7 @@ func TestHostSampleMerge(t *testing.T) {
 	best := map[uint64]HostPage{}
 	for _, d := range docs {
 		p := SampleOf(d)[0]
-		if b, ok := best[p.URL]; !ok || p.Digest < b.Digest {
+		if b, ok := best[p.URL]; !ok || compareSample(p, b) < 0 {
 			best[p.URL] = p
 		}
 	}
@@ -100,14 +101,14 @@ func TestHostSampleMerge(t *testing.T) {
 		for _, k := range r.Perm(len(parts)) {
 			got = parts[k].Add(got)
 		}
-		if !slices.EqualFunc(got, want, func(a, b HostPage) bool { return a.URL == b.URL && a.Digest == b.Digest }) {
+		if !slices.EqualFunc(got, want, func(a, b HostPage) bool { return compareSample(a, b) == 0 }) {
 			t.Fatalf("round %d: the merged sample differs from the %d smallest URLs", round, spotsig.TemplateSample)
 		}
 		var one HostSample // page by page, as the job's bundles merge
 		for _, j := range order {
 			one = one.AddPage(SampleOf(docs[j])[0])
 		}
-		if !slices.EqualFunc(one, want, func(a, b HostPage) bool { return a.URL == b.URL && a.Digest == b.Digest }) {
+		if !slices.EqualFunc(one, want, func(a, b HostPage) bool { return compareSample(a, b) == 0 }) {
 			t.Fatalf("round %d: the sample added page by page differs from the %d smallest URLs", round, spotsig.TemplateSample)
 		}
 	}
@@ -115,9 +116,10 @@ func TestHostSampleMerge(t *testing.T) {
 
 // A host's template does not depend on the order of its sample and is
 // found on the Wikipedia captures of testdata (one host, many articles,
-// some under several URLs); verification at 0.8 with the template left
-// out accepts exactly the pairs of one article by the realset's labels
-// (../shared/data/realset), and the template only ever takes pairs away.
+// some under several URLs), and verification at 0.8 with the template
+// left out still accepts every pair of one article by the realset's
+// labels (../shared/data/realset), and no other: a template that took an
+// article's own text would lose its copies under other URLs.
 func TestTemplateOfWikipedia(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "..", "shared", "data", "realset", "truth.tsv"))
 	if err != nil {
@@ -176,9 +178,6 @@ func TestTemplateOfWikipedia(t *testing.T) {
 				if ca != cb {
 					t.Errorf("%s, %s: different articles verified at %.2f/%.2f", a.URI, b.URI, with.ShareA, with.ShareB)
 				}
-			}
-			if with.OK && !without.OK {
-				t.Errorf("%s, %s: verified only with the template left out", a.URI, b.URI)
 			}
 			if without.OK && !with.OK {
 				taken++

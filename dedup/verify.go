@@ -14,16 +14,16 @@ import (
 // captures) is a near-duplicate only when each page holds at least share
 // of the other's main-text words (spotsig.Shares of their sketches, the
 // real sets' labelling guide), on top of the same-site rule; so is an
-// exact copy of one site as a member of its group. Two pages of one host
-// marked against its template (MarkTemplates) must also hold share of
-// each other's whole text less that template (spotsig.HostShares): on a
-// listing or a shop the layout's main content can be a sidebar widget or
-// a template block that every page repeats, and what the labels read is
-// the text the page has of its own. A pair across sites
-// keeps the paper's rule: verifying it on the layout's main content loses
-// more true copies than it saves (a copy in another site's template gets
-// another container: 1,608 of the dev gold set's 4,041 candidate lines
-// within a cluster share under 0.8). A pair in which a document has fewer
+// exact copy of one site as a member of its group. Two pages of one site
+// and one host marked against the host's template (MarkTemplates) must
+// also hold share of each other's whole text less that template
+// (spotsig.HostShares): on a listing or a shop the layout's main content
+// can be a sidebar widget or a template block that every page repeats,
+// and what the labels read is the text the page has of its own. A pair
+// across sites keeps the paper's rule: verifying it on the layout's main
+// content loses more true copies than it saves (a copy in another site's
+// template gets another container: 1,608 of the dev gold set's 4,041
+// candidate lines within a cluster share under 0.8). A pair in which a document has fewer
 // than WeakSignatures signatures is verified whatever its sites: so few
 // signatures are weak evidence anywhere (weighted Jaccard moves in steps of
 // 1/5 or more, and two short pages can share a chain by chance).

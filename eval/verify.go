@@ -31,8 +31,8 @@ type VerifyPair struct {
 	// measured: the whole text less its site's template lines
 	// (SiteLines).
 	SiteAB, SiteBA float64
-	// JobAB, JobBA are the shares the job verifies a pair of one host
-	// with: EstAB, EstBA or, where smaller, the shares of the whole texts
+	// JobAB, JobBA are the shares the job verifies a pair of one site
+	// and one host with: EstAB, EstBA or, where smaller, the shares of the whole texts
 	// less the host's template (spotsig.HostShares), each page's sketch
 	// marked as the job marks it (dedup.MarkTemplates) on the set's pages.
 	JobAB, JobBA float64
@@ -186,7 +186,7 @@ func MeasureVerification(ctx context.Context, p config.Params, truthPath string,
 		vp.SiteAB, vp.SiteBA = shares(siteWords[jp.A], siteWords[jp.B])
 		vp.EstAB, vp.EstBA = spotsig.Shares(a.sk, b.sk)
 		vp.JobAB, vp.JobBA = vp.EstAB, vp.EstBA
-		if tab, tba, ok := spotsig.HostShares(marked[jp.A], marked[jp.B]); ok {
+		if tab, tba, ok := spotsig.HostShares(marked[jp.A], marked[jp.B]); ok && a.doc.Site.SameSite(b.doc.Site) { // as dedup.Verify
 			vp.JobAB, vp.JobBA = min(vp.JobAB, tab), min(vp.JobBA, tba)
 		}
 		rep.Pairs = append(rep.Pairs, vp)

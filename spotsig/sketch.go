@@ -81,7 +81,7 @@ func (s Sketch) Complete() bool { return complete(s.Words, s.Min) }
 func complete(words uint32, hs []uint32) bool { return int(words) <= len(hs) }
 
 // Bytes is the sketch's size in memory, less the slice headers.
-func (s Sketch) Bytes() int { return 8 + 4*len(s.Min) + 4*len(s.WholeMin) }
+func (s Sketch) Bytes() int { return 32 + 4*len(s.Min) + 4*len(s.WholeMin) }
 
 // whole returns the size and sketch of the page's whole text.
 func (s Sketch) whole() (uint32, []uint32) {
@@ -290,15 +290,10 @@ func Shares(a, b Sketch) (ab, ba float64) {
 // shares is Shares of one text of each page: aw words sketched by am, bw
 // by bm.
 func shares(aw uint32, am []uint32, bw uint32, bm []uint32) (ab, ba float64) {
-	return sharesBelow(aw, am, bw, bm, min(limitOf(aw, am), limitOf(bw, bm)))
-}
-
-// sharesBelow is shares from the elements at or below t of the two
-// sketches, t at most the smaller of their limits (limitOf).
-func sharesBelow(aw uint32, am []uint32, bw uint32, bm []uint32, t uint64) (ab, ba float64) {
 	if aw == 0 || bw == 0 {
 		return 0, 0
 	}
+	t := min(limitOf(aw, am), limitOf(bw, bm)) // every element of a page at or below it is in its sketch
 	union, both := 0, 0
 	i, j := 0, 0
 	for {
