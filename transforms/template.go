@@ -92,6 +92,9 @@ func hostTemplateFn(ctx context.Context, host uint64, parts func(*[]dedup.HostPa
 
 // markTemplateFn marks each document of a batch against its host's
 // template, from the side input of every host's (read once per bundle).
+// It sets the marks in the batch it is given: the batch's only other
+// reader, hostSampleFn, reads the sketches' hashes, not their marks, and
+// has read every batch before the side input exists.
 type markTemplateFn struct {
 	tpls map[uint64]spotsig.HostTemplate
 }
