@@ -121,10 +121,11 @@ func (s HostSample) Template() spotsig.HostTemplate {
 // empty against it (spotsig.Sketch.MarkTemplate) and returns the number
 // of such hosts.
 func MarkTemplates(docs []Doc) int {
+	hosts := make([]uint64, len(docs))
 	samples := map[uint64]HostSample{}
-	for _, d := range docs {
-		if h := HostOf(d.Page); h != 0 {
-			samples[h] = samples[h].AddPage(SampleOf(d)[0])
+	for i, d := range docs {
+		if hosts[i] = HostOf(d.Page); hosts[i] != 0 {
+			samples[hosts[i]] = samples[hosts[i]].AddPage(SampleOf(d)[0])
 		}
 	}
 	tpls := map[uint64]spotsig.HostTemplate{}
@@ -133,8 +134,7 @@ func MarkTemplates(docs []Doc) int {
 			tpls[h] = t
 		}
 	}
-	for i := range docs {
-		h := HostOf(docs[i].Page)
+	for i, h := range hosts {
 		if t, ok := tpls[h]; ok {
 			docs[i].Sketch.MarkTemplate(h, t)
 		}

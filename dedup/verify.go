@@ -23,10 +23,11 @@ import (
 // across sites keeps the paper's rule: verifying it on the layout's main
 // content loses more true copies than it saves (a copy in another site's
 // template gets another container: 1,608 of the dev gold set's 4,041
-// candidate lines within a cluster share under 0.8). A pair in which a document has fewer
-// than WeakSignatures signatures is verified whatever its sites: so few
-// signatures are weak evidence anywhere (weighted Jaccard moves in steps of
-// 1/5 or more, and two short pages can share a chain by chance).
+// candidate lines within a cluster share under 0.8). A pair in which a
+// document has fewer than WeakSignatures signatures is verified whatever
+// its sites: so few signatures are weak evidence anywhere (weighted
+// Jaccard moves in steps of 1/5 or more, and two short pages can share a
+// chain by chance).
 // docs/quality.md ("Verification on the main text") gives the measure's
 // error and what it separates.
 
@@ -58,10 +59,11 @@ type Verification struct {
 // shares reach share.
 func Verify(a, b spotsig.Sketch, sa, sb match.Site, weak bool, share float64) Verification {
 	x, y := spotsig.Shares(a, b)
-	if sa.SameSite(sb) {
+	same := sa.SameSite(sb)
+	if same {
 		if tx, ty, ok := spotsig.HostShares(a, b); ok {
 			x, y = min(x, tx), min(y, ty)
 		}
 	}
-	return Verification{ShareA: x, ShareB: y, OK: share <= 0 || (!sa.SameSite(sb) && !weak) || min(x, y) >= share}
+	return Verification{ShareA: x, ShareB: y, OK: share <= 0 || (!same && !weak) || min(x, y) >= share}
 }

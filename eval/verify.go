@@ -31,10 +31,11 @@ type VerifyPair struct {
 	// measured: the whole text less its site's template lines
 	// (SiteLines).
 	SiteAB, SiteBA float64
-	// JobAB, JobBA are the shares the job verifies a pair of one site
-	// and one host with: EstAB, EstBA or, where smaller, the shares of the whole texts
-	// less the host's template (spotsig.HostShares), each page's sketch
-	// marked as the job marks it (dedup.MarkTemplates) on the set's pages.
+	// JobAB, JobBA are the shares the job verifies the pair with
+	// (dedup.Verify): EstAB, EstBA or, for a pair of one site and one
+	// host, where smaller, the shares of the whole texts less the host's
+	// template (spotsig.HostShares), each page's sketch marked as the job
+	// marks it (dedup.MarkTemplates) on the set's pages.
 	JobAB, JobBA float64
 }
 
@@ -185,10 +186,8 @@ func MeasureVerification(ctx context.Context, p config.Params, truthPath string,
 		vp.ExactAB, vp.ExactBA = min(vp.ExactAB, wab), min(vp.ExactBA, wba)
 		vp.SiteAB, vp.SiteBA = shares(siteWords[jp.A], siteWords[jp.B])
 		vp.EstAB, vp.EstBA = spotsig.Shares(a.sk, b.sk)
-		vp.JobAB, vp.JobBA = vp.EstAB, vp.EstBA
-		if tab, tba, ok := spotsig.HostShares(marked[jp.A], marked[jp.B]); ok && a.doc.Site.SameSite(b.doc.Site) { // as dedup.Verify
-			vp.JobAB, vp.JobBA = min(vp.JobAB, tab), min(vp.JobBA, tba)
-		}
+		v := dedup.Verify(marked[jp.A], marked[jp.B], a.doc.Site, b.doc.Site, false, 0)
+		vp.JobAB, vp.JobBA = v.ShareA, v.ShareB
 		rep.Pairs = append(rep.Pairs, vp)
 	}
 	return rep, nil
@@ -266,12 +265,12 @@ func (r VerifyReport) Summarize(th float64) VerifySummary {
 			s.BothDupAbove += b2i(ex && si)
 			s.JobDupAbove += b2i(jo)
 		} else {
-			s.JobDiffAbove += b2i(jo)
 			s.Diffs++
 			s.ExactDiffAbove += b2i(ex)
 			s.EstDiffAbove += b2i(es)
 			s.SiteDiffAbove += b2i(si)
 			s.BothDiffAbove += b2i(ex && si)
+			s.JobDiffAbove += b2i(jo)
 		}
 		if ex != es {
 			s.DecisionFlips++

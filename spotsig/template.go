@@ -1,6 +1,9 @@
 package spotsig
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // A host's template in the verification measure. On the pages of one
 // site the layout's main content (layout.go) is not always what the page
@@ -138,53 +141,48 @@ func HostShares(a, b Sketch) (ab, ba float64, ok bool) {
 	}
 	aw, am := a.whole()
 	bw, bm := b.whole()
-	t := min(limitOf(aw, am), limitOf(bw, bm))
-	fa, fb := a.less(am), b.less(bm)
-	if len(fa) == 0 && len(fb) == 0 {
+	if a.marks() == len(am) && b.marks() == len(bm) {
 		return 0, 0, false
 	}
-	fa, fb = upTo(fa, t), upTo(fb, t)
-	if len(fa) == 0 || len(fb) == 0 {
-		return 0, 0, true
-	}
-	both := 0
-	for i, j := 0, 0; i < len(fa) && j < len(fb); {
+	// One merge of the two sketches' unmarked elements at or below t (an
+	// element of the template is marked in both), without allocating:
+	// this runs for every candidate pair of a host.
+	t := min(limitOf(aw, am), limitOf(bw, bm))
+	na, nb, both := 0, 0, 0
+	i, j := a.unmarked(0), b.unmarked(0)
+	for {
+		inA := i < len(am) && uint64(am[i]) <= t
+		inB := j < len(bm) && uint64(bm[j]) <= t
 		switch {
-		case fa[i] < fb[j]:
-			i++
-		case fa[i] > fb[j]:
-			j++
-		default:
-			both, i, j = both+1, i+1, j+1
+		case !inA && !inB:
+			if na == 0 || nb == 0 {
+				return 0, 0, true
+			}
+			return float64(both) / float64(na), float64(both) / float64(nb), true
+		case inA && (!inB || am[i] < bm[j]):
+			na, i = na+1, a.unmarked(i+1)
+		case inB && (!inA || bm[j] < am[i]):
+			nb, j = nb+1, b.unmarked(j+1)
+		default: // am[i] == bm[j]
+			na, nb, both = na+1, nb+1, both+1
+			i, j = a.unmarked(i+1), b.unmarked(j+1)
 		}
 	}
-	return float64(both) / float64(len(fa)), float64(both) / float64(len(fb)), true
 }
 
-// upTo returns the prefix of the ascending m at or below t.
-func upTo(m []uint32, t uint64) []uint32 {
-	n, _ := slices.BinarySearchFunc(m, t, func(e uint32, t uint64) int {
-		if uint64(e) <= t {
-			return -1
-		}
-		return 1
-	})
-	return m[:n]
+// marks is the number of elements Template marks.
+func (s Sketch) marks() int {
+	return bits.OnesCount64(s.Template[0]) + bits.OnesCount64(s.Template[1])
 }
 
-// less returns the whole-text sketch m without the elements its marks
-// (Template) name.
-func (s Sketch) less(m []uint32) []uint32 {
-	if s.Template == [2]uint64{} {
-		return m
+// unmarked returns the index of the first element of the whole-text
+// sketch at or after i that Template does not mark (its length if none).
+func (s Sketch) unmarked(i int) int {
+	_, m := s.whole()
+	for i < len(m) && s.Template[i/64]&(1<<(i%64)) != 0 {
+		i++
 	}
-	out := make([]uint32, 0, len(m))
-	for i, e := range m {
-		if s.Template[i/64]&(1<<(i%64)) == 0 {
-			out = append(out, e)
-		}
-	}
-	return out
+	return i
 }
 
 // limitOf is the largest element a text of w words with sketch m
