@@ -81,10 +81,12 @@ func TestScoreReal(t *testing.T) {
 // drops no page for a page of another document. The set's blog is one
 // template whose tag listings share most of their visible text; before
 // the same-site rule and the shared-block neighbour rule (768ce8e) all six
-// of its drops were wrong. Recall there is low (3 of 9: tag pages that
-// print a whole post differ from it only in the tag heading and fall to
-// the exact-text rule), so the test holds the count of right drops at the
-// value measured, to see a change either way.
+// of its drops were wrong. The test holds the count of right drops at the
+// value measured, 8 of 9, to see a change either way: a tag page that
+// prints a whole post is dropped for the post's page at Jaccard 0.81
+// since the same-site τ is 0.8 (7 at 0.9); the other post's tag pages
+// add a subscription form and comments the post's capture lacks
+// (docs/quality.md, "The same-site τ at 0.8").
 func TestRealPagesNoWrongDrop(t *testing.T) {
 	s, err := ScoreRealRun(context.Background(), config.DefaultParams(), "realpages/truth.tsv", []string{"realpages/warcs/*.warc.gz"})
 	if err != nil {
@@ -96,7 +98,7 @@ func TestRealPagesNoWrongDrop(t *testing.T) {
 	for _, w := range s.Wrong {
 		t.Errorf("wrong drop: %s for %s (Jaccard %.2f, %s)", w.URI, w.KeptByURI, w.Jaccard, w.Method)
 	}
-	if s.Right < 3 {
-		t.Errorf("%d right drops of %d possible; 3 measured", s.Right, s.Possible)
+	if s.Right < 8 {
+		t.Errorf("%d right drops of %d possible; 8 measured", s.Right, s.Possible)
 	}
 }
