@@ -113,8 +113,18 @@ func (rd *fileReader) readBody(rec *Record, b *blockReader, te, ce string) {
 		rec.Skip, rec.Detail = SkipRecordTooLarge, fmt.Sprintf("body of %d bytes, cap %d", b.n, rd.opts.MaxRecordBytes)
 		return
 	}
-	raw, err := readGrowing(rd.bodyBuf[:0], b)
-	rd.bodyBuf = raw[:0]
+	// A body without codings is the payload itself: one of up to
+	// freshBodyMax declared bytes is read into a buffer of its own, which
+	// the record keeps, instead of into the reused one and then copied out.
+	fresh := te == "" && ce == "" && b.n <= freshBodyMax
+	buf := rd.bodyBuf[:0]
+	if fresh {
+		buf = make([]byte, 0, b.n)
+	}
+	raw, err := readGrowing(buf, b)
+	if !fresh {
+		rd.bodyBuf = raw[:0]
+	}
 	if err != nil {
 		return // stream ended; the caller reports it
 	}
@@ -132,11 +142,16 @@ func (rd *fileReader) readBody(rec *Record, b *blockReader, te, ce string) {
 		rec.Skip, rec.Detail = SkipBinaryPayload, fmt.Sprintf("labelled %s, sniffed %s", rec.ContentType, sniffed)
 		return
 	}
-	if len(payload) > 0 && &payload[0] == &raw[0] {
+	if !fresh && &payload[0] == &raw[0] {
 		payload = bytes.Clone(payload) // raw is reused for the next record
 	}
 	rec.Payload = payload
 }
+
+// freshBodyMax is the largest declared body without codings that is read
+// into a buffer of its own (readBody): a Content-Length beyond the bytes
+// that follow costs at most this much.
+const freshBodyMax = 1 << 20
 
 // bodyChunk is the first allocation of a body buffer and the most it grows
 // by before the bytes already read justify doubling.
