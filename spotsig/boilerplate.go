@@ -92,10 +92,6 @@ const (
 // unquoted with entities decoded.
 type attr struct{ key, val []byte }
 
-// cueCandidate reports whether a start tag named name can open a
-// boilerplate region, so whether boilerCue needs its attributes.
-func cueCandidate(name []byte) bool { return tagClass[string(name)]&tagCue != 0 }
-
 // cueKey reports whether boilerCue reads attributes named key.
 func cueKey(key []byte) bool {
 	switch string(key) {
@@ -165,7 +161,8 @@ type region struct {
 type regionStack []region
 
 // start opens a region if the start tag named name with attributes attrs
-// is a boilerplate element (only a cueCandidate, candidate, can be), and
+// is a boilerplate element (only a tag of class tagCue, candidate, can be:
+// boilerCue needs the attributes of those only), and
 // counts nesting of the open regions' tag names.
 func (rs *regionStack) start(name []byte, candidate bool, attrs []attr, textLen int) {
 	for i := range *rs {

@@ -209,6 +209,40 @@ func init() {
 			tagClass[t] |= tagCue
 		}
 	}
+	for t, c := range tagClass {
+		i := tagSlot([]byte(t))
+		for tagTable[i].name != "" {
+			i = (i + 1) % len(tagTable)
+		}
+		tagTable[i].name, tagTable[i].class = t, c
+	}
+}
+
+// tagTable holds tagClass for the markup pass, which looks up every tag of
+// every page: open addressing over 256 slots by tagSlot, which reads three
+// bytes of a name where a Go map hashes all of it.
+var tagTable [256]struct {
+	name  string
+	class uint8
+}
+
+// tagSlot is the first slot of tagTable a name is looked for in.
+func tagSlot(name []byte) int {
+	return (len(name)*31 + int(name[0])*7 + int(name[len(name)-1])) % len(tagTable)
+}
+
+// classOf returns tagClass of a tag name (lower-case), 0 for one it does
+// not name.
+func classOf(name []byte) uint8 {
+	if len(name) == 0 {
+		return 0
+	}
+	for i := tagSlot(name); tagTable[i].name != ""; i = (i + 1) % len(tagTable) {
+		if tagTable[i].name == string(name) {
+			return tagTable[i].class
+		}
+	}
+	return 0
 }
 
 // textWriter accumulates text into dst: valid UTF-8, ASCII white-space runs
@@ -335,10 +369,10 @@ func (w *textWriter) text(m *markup, t []byte) {
 	}
 }
 
-// startTag handles a start tag named name (lower-case) with attributes
-// attrs (only those of a cueCandidate when regions are tracked).
-func (w *textWriter) startTag(m *markup, name []byte, attrs []attr) {
-	c := tagClass[string(name)]
+// startTag handles a start tag named name (lower-case) of class c
+// (classOf) with attributes attrs (only those of a cue candidate, class
+// tagCue, when regions are tracked).
+func (w *textWriter) startTag(m *markup, name []byte, c uint8, attrs []attr) {
 	if w.boiler && m.skip == 0 {
 		w.regions.start(name, c&tagCue != 0, attrs, len(w.dst))
 	}
@@ -365,9 +399,10 @@ func (w *textWriter) startTag(m *markup, name []byte, attrs []attr) {
 	}
 }
 
-// selfClosingTag handles a start tag that ends in "/>".
-func (w *textWriter) selfClosingTag(m *markup, name []byte) {
-	if tagClass[string(name)]&tagBlock != 0 && m.skip == 0 {
+// selfClosingTag handles a start tag of class c (classOf) that ends in
+// "/>".
+func (w *textWriter) selfClosingTag(m *markup, c uint8) {
+	if c&tagBlock != 0 && m.skip == 0 {
 		w.lineBreak()
 	}
 }
@@ -377,7 +412,7 @@ func (w *textWriter) endTag(m *markup, name []byte) {
 	if len(w.regions) > 0 && m.skip == 0 {
 		w.endRegions(name)
 	}
-	c := tagClass[string(name)]
+	c := classOf(name)
 	if c&tagSkip != 0 && m.skip > 0 {
 		m.skip--
 		if c&tagForeign != 0 && m.foreign > 0 {
@@ -417,17 +452,18 @@ func (w *textWriter) htmlStd(payload []byte) {
 			name, hasAttr := z.TagName()
 			noscript = string(name) == "noscript"
 			attrs = attrs[:0]
-			if w.boiler && m.skip == 0 && cueCandidate(name) {
+			c := classOf(name)
+			if w.boiler && m.skip == 0 && c&tagCue != 0 {
 				for more := hasAttr; more; {
 					var key, val []byte
 					key, val, more = z.TagAttr()
 					attrs = append(attrs, attr{key, val})
 				}
 			}
-			w.startTag(&m, name, attrs)
+			w.startTag(&m, name, c, attrs)
 		case html.SelfClosingTagToken:
 			name, _ := z.TagName()
-			w.selfClosingTag(&m, name)
+			w.selfClosingTag(&m, classOf(name))
 		case html.EndTagToken:
 			name, _ := z.TagName()
 			noscript = false

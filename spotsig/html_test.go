@@ -240,3 +240,21 @@ func TestNoscriptShell(t *testing.T) {
 		t.Errorf("showNoscript: %q", got)
 	}
 }
+
+// TestClassOf: the markup pass's table gives every tag name its tagClass
+// and names outside it (prefixes, extensions, other case, empty) none.
+func TestClassOf(t *testing.T) {
+	for name, c := range tagClass {
+		if got := classOf([]byte(name)); got != c {
+			t.Errorf("classOf(%q) = %b, tagClass %b", name, got, c)
+		}
+		for _, other := range []string{name[:len(name)-1], name + "x", "x" + name, strings.ToUpper(name)} {
+			if got, want := classOf([]byte(other)), tagClass[other]; got != want {
+				t.Errorf("classOf(%q) = %b, want %b", other, got, want)
+			}
+		}
+	}
+	if n := len(tagClass); n < 90 {
+		t.Errorf("tagClass holds %d names, want the block, skip and layout tags (>= 90)", n)
+	}
+}

@@ -88,6 +88,7 @@ func (w *textWriter) htmlLex(buf []byte) bool {
 		m       markup
 		attrs   []attr
 		name    []byte // the start tag being read
+		class   uint8  // its classOf
 		collect bool   // its cue attributes are wanted
 		raw     string // the raw-text element whose text comes next
 		base    int    // offset in buf of the lexer's input
@@ -128,7 +129,8 @@ func (w *textWriter) htmlLex(buf []byte) bool {
 			if bytes.IndexByte(name, '/') >= 0 {
 				return false
 			}
-			collect = w.boiler && m.skip == 0 && cueCandidate(name)
+			class = classOf(name)
+			collect = w.boiler && m.skip == 0 && class&tagCue != 0
 			attrs = attrs[:0]
 		case lex.AttributeToken:
 			if len(l.AttrKey()) == 0 {
@@ -144,9 +146,9 @@ func (w *textWriter) htmlLex(buf []byte) bool {
 			attrs = append(attrs, attr{l.AttrKey(), val})
 		case lex.StartTagCloseToken, lex.StartTagVoidToken:
 			if tt == lex.StartTagVoidToken {
-				w.selfClosingTag(&m, name)
+				w.selfClosingTag(&m, class)
 			} else {
-				w.startTag(&m, name, attrs)
+				w.startTag(&m, name, class, attrs)
 			}
 			switch string(name) {
 			case "script", "style", "title", "textarea", "iframe", "xmp", "plaintext":
@@ -292,7 +294,7 @@ func foreignAgrees(data []byte) bool {
 			return false // the input ended inside the element
 		case html.StartTagToken:
 			name, _ := z.TagName()
-			c := tagClass[string(name)]
+			c := classOf(name)
 			if first && c&tagForeign == 0 {
 				return false
 			}
@@ -310,7 +312,7 @@ func foreignAgrees(data []byte) bool {
 			if string(name) == "a" {
 				return false
 			}
-			c := tagClass[string(name)]
+			c := classOf(name)
 			if c&tagSkip != 0 && m.skip > 0 {
 				m.skip--
 				if c&tagForeign != 0 && m.foreign > 0 {

@@ -1,10 +1,15 @@
 package spotsig
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ndd-beam/ndd-beam/warc"
 )
 
 func tokens(text string) []string {
@@ -80,5 +85,72 @@ func FuzzTokenize(f *testing.F) {
 				t.Fatalf("Tokenize(%q) = %q, not itself", tok, again)
 			}
 		})
+		if got, want := countWords(text, 1<<30), tokenCount(text, 1<<30); got != want {
+			t.Fatalf("countWords(%q) = %d, the tokenizer's %d", text, got, want)
+		}
 	})
+}
+
+// tokenCount is countWords as it was: the tokenizer's words, at most
+// limit.
+func tokenCount(text []byte, limit int) int {
+	t := tokenizer{text: text}
+	n := 0
+	for n < limit {
+		if _, ok := t.next(); !ok {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// TestCountWordsTokenizer: countWords, which walks the text without
+// writing its words, counts what the tokenizer returns, whole and under
+// limits, on crafted edge cases and on every line of the real pages'
+// texts (testdata, eval/realpages and the shared WARCs).
+func TestCountWordsTokenizer(t *testing.T) {
+	check := func(what string, text []byte) {
+		t.Helper()
+		for _, limit := range []int{1 << 30, 0, 1, 2, 10, 11} {
+			if got, want := countWords(text, limit), tokenCount(text, limit); got != want {
+				t.Fatalf("%s %q, limit %d: countWords %d, tokenizer %d", what, text, limit, got, want)
+			}
+		}
+	}
+	for _, s := range []string{"", "a", " a ", "don't", "don''t", "'a'", "a'", "rock'n'roll", "l’homme", "l’’homme",
+		"日本語のテキスト", "word日本", "don'日", "a\u00adb", "a\u200cb", "\u200ca", "a'\u200cb", "cafe\u0301", "\u0301a",
+		"a\xffb", "\xff", "ΣΟΦΊΑ σοφία", "a-b_c.d", "x\u02bcy", "x\u02bc\u02bcy", "ʼa", "١٢٣ abc", "a\u30fbb", "ﾊﾝｶｸ"} {
+		check("case", []byte(s))
+	}
+	ex := mustExtractor(t)
+	lines := 0
+	for _, name := range realWARCs() {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = warc.ReadFile(f, filepath.Base(name), warc.Options{}, func(r warc.Record) error {
+			if r.Skip != "" {
+				return nil
+			}
+			text, err := ex.MainText(r.Payload, r.ContentType)
+			if err != nil {
+				return nil
+			}
+			check(r.TargetURI, text)
+			for _, l := range bytes.Split(text, []byte("\n")) {
+				check(r.TargetURI, l)
+				lines++
+			}
+			return nil
+		})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if lines < 10000 {
+		t.Errorf("%d lines checked, want the real pages' (>= 10,000)", lines)
+	}
 }
