@@ -235,6 +235,8 @@ type wordTable struct {
 	data  []*langData         // by language index; auto mode: Languages() in order, then the LanguageUnknown fallback
 	index map[string]int      // language code or LanguageUnknown -> index into data
 	words map[string]int32    // token -> entry
+	fps   []uint32            // words open-addressed by wordHash (find): a fingerprint per slot, 0 for an empty one
+	slots []wordSlot          // and the slot's word and entry
 	vote  []uint64            // entry -> languages (bit i = data[i]) whose embedded stopword list has the word; auto mode only
 	kinds []int32             // entry*len(data) + i -> kind in data[i]: wordContent, wordStop or antecedent group
 	wl    [][]whatlanggo.Lang // per language index, whatlanggo's codes for it
@@ -246,33 +248,82 @@ type wordTable struct {
 // of the embedded lists too.
 func newWordTable(data []*langData, vote bool) *wordTable {
 	t := &wordTable{data: data, index: map[string]int{}, words: map[string]int32{}, und: len(data) - 1}
-	entry := func(w string) int32 {
-		k, ok := t.words[w]
-		if !ok {
-			k = int32(len(t.words))
-			t.words[w] = k
-			t.vote = append(t.vote, 0)
-			for range data {
-				t.kinds = append(t.kinds, wordContent)
-			}
-		}
-		return k
-	}
 	for i, d := range data {
 		t.index[d.tag] = i
 		for w, kind := range d.words {
-			t.kinds[int(entry(w))*len(data)+i] = kind
+			t.kinds[int(t.entry(w))*len(data)+i] = kind
 		}
 	}
-	if !vote {
-		return t
+	if vote {
+		t.addVotes()
 	}
+	n := 1
+	for n < 2*len(t.words) {
+		n *= 2
+	}
+	t.fps, t.slots = make([]uint32, n), make([]wordSlot, n)
+	for w, k := range t.words {
+		h := wordHash([]byte(w))
+		i := int(h) & (n - 1)
+		for t.fps[i] != 0 {
+			i = (i + 1) & (n - 1)
+		}
+		t.fps[i], t.slots[i] = fingerprint(h), wordSlot{word: w, entry: k}
+	}
+	return t
+}
+
+// wordSlot is a word of wordTable and its entry.
+type wordSlot struct {
+	word  string
+	entry int32
+}
+
+// fingerprint is the nonzero fingerprint of a word of hash h in
+// wordTable.fps: its high bits, as its low ones pick the slot.
+func fingerprint(h uint64) uint32 { return uint32(h>>32) | 1 }
+
+// find returns the entry of tok, whose wordHash is h, and whether the
+// table has it: what the words map holds, for one lookup per token of
+// every page. It probes 4-byte fingerprints (64 KB for the embedded
+// languages' 5,455 words, where the map's buckets hold strings) and reads
+// a word only when its fingerprint matches; the scan has h already, for
+// the sketch.
+func (t *wordTable) find(h uint64, tok []byte) (int32, bool) {
+	n, f := len(t.fps), fingerprint(h)
+	for i := int(h) & (n - 1); t.fps[i] != 0; i = (i + 1) & (n - 1) {
+		if t.fps[i] == f && t.slots[i].word == string(tok) {
+			return t.slots[i].entry, true
+		}
+	}
+	return 0, false
+}
+
+// entry returns the entry of word w, added (a content word in every
+// language) if the table has none.
+func (t *wordTable) entry(w string) int32 {
+	k, ok := t.words[w]
+	if !ok {
+		k = int32(len(t.words))
+		t.words[w] = k
+		t.vote = append(t.vote, 0)
+		for range t.data {
+			t.kinds = append(t.kinds, wordContent)
+		}
+	}
+	return k
+}
+
+// addVotes records the stopword vote of the embedded lists and
+// whatlanggo's codes of each language (auto mode).
+func (t *wordTable) addVotes() {
+	data := t.data
 	t.wl = make([][]whatlanggo.Lang, len(data))
 	for i, d := range data[:min(len(data)-1, 64)] {
 		ws, _ := Stopwords(d.tag)
 		for _, w := range ws {
 			if tok, ok := singleToken(w); ok {
-				t.vote[entry(tok)] |= 1 << i
+				t.vote[t.entry(tok)] |= 1 << i
 			}
 		}
 	}
@@ -285,7 +336,6 @@ func newWordTable(data []*langData, vote bool) *wordTable {
 			t.wl[i] = append(t.wl[i], l)
 		}
 	}
-	return t
 }
 
 // tally is the evidence of some text for its language: letter bytes per

@@ -370,3 +370,31 @@ func TestLanguageDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestWordTableFind: the scan's open-addressed lookup finds every word of
+// the table with its entry (auto mode and a forced language), and no
+// other token: prefixes, extensions and upper case of its words, and the
+// words of a real page.
+func TestWordTableFind(t *testing.T) {
+	for _, e := range []*Extractor{mustExtractor(t), mustExtractor(t, WithLanguage("de"))} {
+		tab := e.table
+		if len(tab.words) < 100 || len(tab.fps) < 2*len(tab.words) || len(tab.slots) != len(tab.fps) {
+			t.Fatalf("%d words in %d slots", len(tab.words), len(tab.fps))
+		}
+		check := func(w string) {
+			k, ok := tab.find(wordHash([]byte(w)), []byte(w))
+			wk, wok := tab.words[w]
+			if ok != wok || k != wk {
+				t.Fatalf("find(%q) = %d %v, the map %d %v", w, k, ok, wk, wok)
+			}
+		}
+		for w := range tab.words {
+			check(w)
+			check(w[:len(w)-1])
+			check(w + "s")
+			check(strings.ToUpper(w))
+		}
+		Tokenize([]byte(paperSentence+" Die Katze und der Hund 日本語のテキスト"), func(tok []byte) { check(string(tok)) })
+		check("")
+	}
+}

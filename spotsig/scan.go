@@ -85,8 +85,9 @@ func (e *Extractor) scan(s *scratch, text []byte, spans []span, st *ExtractStats
 		if !ok {
 			break
 		}
+		h := wordHash(tok)
 		if s.sketch {
-			s.sk.add(tok, t.end, &periphery)
+			s.sk.addHash(h, t.end, &periphery)
 		}
 		if examined >= e.cfg.maxTokens {
 			st.TokensTruncated = true
@@ -114,7 +115,7 @@ func (e *Extractor) scan(s *scratch, text []byte, spans []span, st *ExtractStats
 			}
 			termNL = text[p1-1] == '\n'
 		}
-		k, known := tab.words[string(tok)]
+		k, known := tab.find(h, tok)
 		if !known {
 			k = -1
 		}

@@ -106,16 +106,21 @@ func wordHash(tok []byte) uint64 { return hashx.FNVAdd(hashx.FNVOffset, tok) }
 // the text, into main or side: side when it lies in one of periphery (the
 // periphery spans not yet passed, ascending; advanced past it).
 func (sk *sketcher) add(tok []byte, end int, periphery *[]span) {
+	sk.addHash(wordHash(tok), end, periphery)
+}
+
+// addHash is add of a word whose wordHash is h.
+func (sk *sketcher) addHash(h uint64, end int, periphery *[]span) {
 	p := *periphery
 	for len(p) > 0 && end > p[0].end {
 		p = p[1:]
 	}
 	*periphery = p
 	if len(p) > 0 && end > p[0].start {
-		sk.side = append(sk.side, wordHash(tok))
+		sk.side = append(sk.side, h)
 		return
 	}
-	sk.main = append(sk.main, wordHash(tok))
+	sk.main = append(sk.main, h)
 }
 
 // sketch returns the Sketch of the words gathered in sk.main (the main
