@@ -3,7 +3,6 @@ package spotsig
 import (
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -68,25 +67,11 @@ func TestSharesEstimateRealPages(t *testing.T) {
 	ex := mustExtractor(t)
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.warc*"))
 	var texts [][]byte
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			t.Fatal(err)
+	eachRecord(t, files, func(r warc.Record) {
+		if m, err := ex.MainText(r.Payload, r.ContentType); err == nil && len(m) > 0 {
+			texts = append(texts, m)
 		}
-		err = warc.ReadFile(f, filepath.Base(name), warc.Options{}, func(r warc.Record) error {
-			if r.Skip != "" {
-				return nil
-			}
-			if m, err := ex.MainText(r.Payload, r.ContentType); err == nil && len(m) > 0 {
-				texts = append(texts, m)
-			}
-			return nil
-		})
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	if len(texts) < 100 {
 		t.Fatalf("%d main texts read, want >= 100", len(texts))
 	}
@@ -255,49 +240,38 @@ func TestSketchOfTheScan(t *testing.T) {
 	files := realWARCs()
 	ex, capped := mustExtractor(t), mustExtractor(t, WithMaxTokens(50))
 	var pages, withPeriphery int
-	for _, name := range files {
-		f, err := os.Open(name)
+	eachRecord(t, files, func(r warc.Record) {
+		_, st, err := ex.ExtractPayloadBlocks(r.Payload, r.ContentType)
 		if err != nil {
-			t.Fatal(err)
+			return
 		}
-		err = warc.ReadFile(f, filepath.Base(name), warc.Options{}, func(r warc.Record) error {
-			_, st, err := ex.ExtractPayloadBlocks(r.Payload, r.ContentType)
-			if r.Skip != "" || err != nil {
-				return nil
-			}
-			s := ex.scratch.Get().(*scratch)
-			var pst PayloadStats
-			periphery, _ := ex.payloadText(s, r.Payload, r.ContentType, &pst)
-			var sk sketcher
-			at := 0
-			words := func(part []byte, to *[]uint64) {
-				Tokenize(part, func(tok []byte) { *to = append(*to, wordHash(tok)) })
-			}
-			for _, p := range periphery {
-				words(s.text[at:p.start], &sk.main)
-				words(s.text[p.start:p.end], &sk.side)
-				at = p.end
-			}
-			words(s.text[at:], &sk.main)
-			ex.release(s)
-			want := sk.sketch()
-			if !sketchEqual(st.Sketch, want) {
-				t.Errorf("%s @%d: sketch of the scan %d/%d words, of the text's parts %d/%d", r.TargetURI, r.Offset, st.Sketch.Words, st.Sketch.WholeWords, want.Words, want.WholeWords)
-			}
-			if _, cst, err := capped.ExtractPayloadBlocks(r.Payload, r.ContentType); err == nil && !sketchEqual(cst.Sketch, want) {
-				t.Errorf("%s @%d: sketch under a cap of 50 tokens differs", r.TargetURI, r.Offset)
-			}
-			pages++
-			if want.WholeWords > 0 {
-				withPeriphery++
-			}
-			return nil
-		})
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
+		s := ex.scratch.Get().(*scratch)
+		var pst PayloadStats
+		periphery, _ := ex.payloadText(s, r.Payload, r.ContentType, &pst)
+		var sk sketcher
+		at := 0
+		words := func(part []byte, to *[]uint64) {
+			Tokenize(part, func(tok []byte) { *to = append(*to, wordHash(tok)) })
 		}
-	}
+		for _, p := range periphery {
+			words(s.text[at:p.start], &sk.main)
+			words(s.text[p.start:p.end], &sk.side)
+			at = p.end
+		}
+		words(s.text[at:], &sk.main)
+		ex.release(s)
+		want := sk.sketch()
+		if !sketchEqual(st.Sketch, want) {
+			t.Errorf("%s @%d: sketch of the scan %d/%d words, of the text's parts %d/%d", r.TargetURI, r.Offset, st.Sketch.Words, st.Sketch.WholeWords, want.Words, want.WholeWords)
+		}
+		if _, cst, err := capped.ExtractPayloadBlocks(r.Payload, r.ContentType); err == nil && !sketchEqual(cst.Sketch, want) {
+			t.Errorf("%s @%d: sketch under a cap of 50 tokens differs", r.TargetURI, r.Offset)
+		}
+		pages++
+		if want.WholeWords > 0 {
+			withPeriphery++
+		}
+	})
 	t.Logf("%d pages, %d with periphery", pages, withPeriphery)
 	if pages < 300 || withPeriphery < pages/3 {
 		t.Fatalf("%d pages, %d with periphery: want >= 300 and a third", pages, withPeriphery)

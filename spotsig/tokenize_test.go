@@ -2,8 +2,6 @@ package spotsig
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"unicode"
@@ -125,31 +123,17 @@ func TestCountWordsTokenizer(t *testing.T) {
 	}
 	ex := mustExtractor(t)
 	lines := 0
-	for _, name := range realWARCs() {
-		f, err := os.Open(name)
+	eachRecord(t, realWARCs(), func(r warc.Record) {
+		text, err := ex.MainText(r.Payload, r.ContentType)
 		if err != nil {
-			t.Fatal(err)
+			return
 		}
-		err = warc.ReadFile(f, filepath.Base(name), warc.Options{}, func(r warc.Record) error {
-			if r.Skip != "" {
-				return nil
-			}
-			text, err := ex.MainText(r.Payload, r.ContentType)
-			if err != nil {
-				return nil
-			}
-			check(r.TargetURI, text)
-			for _, l := range bytes.Split(text, []byte("\n")) {
-				check(r.TargetURI, l)
-				lines++
-			}
-			return nil
-		})
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
+		check(r.TargetURI, text)
+		for _, l := range bytes.Split(text, []byte("\n")) {
+			check(r.TargetURI, l)
+			lines++
 		}
-	}
+	})
 	if lines < 10000 {
 		t.Errorf("%d lines checked, want the real pages' (>= 10,000)", lines)
 	}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ndd-beam/ndd-beam/warc"
 )
 
 // Shared data (read-only, outside the repository); tests skip without it.
@@ -33,6 +35,28 @@ func realWARCs(more ...string) []string {
 		files = append(files, m...)
 	}
 	return files
+}
+
+// eachRecord calls fn with every record of the WARC files that the job's
+// reader (warc.ReadFile, default options) does not skip, file by file.
+func eachRecord(t testing.TB, files []string, fn func(r warc.Record)) {
+	t.Helper()
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = warc.ReadFile(f, filepath.Base(name), warc.Options{}, func(r warc.Record) error {
+			if r.Skip == "" {
+				fn(r)
+			}
+			return nil
+		})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // page is one HTTP response of a WARC file: its target URI, the full HTTP
