@@ -24,8 +24,8 @@ const (
 	// best τ is lower.
 	DefaultTau = 0.20
 	// DefaultSameSiteTau is the threshold of a pair of pages of one site
-	// (warc.Site, match.SiteRule): 0.80, the verification share
-	// (DefaultVerifyShare). Template siblings of one site reach weighted
+	// (warc.Site, match.SiteRule): 0.80, equal to DefaultVerifyShare but
+	// not tied to it. Template siblings of one site reach weighted
 	// Jaccard 0.5–0.95 on the labelled real pages, so the rule keeps them
 	// from verification, which listings of one template can pass
 	// (docs/quality.md, "Real sites"). It was 0.90, where the realset's

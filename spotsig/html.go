@@ -209,6 +209,9 @@ func init() {
 			tagClass[t] |= tagCue
 		}
 	}
+	if len(tagClass) > len(tagTable)/2 {
+		panic("spotsig: tagTable must have more than twice as many slots as tagClass has names")
+	}
 	for t, c := range tagClass {
 		i := tagSlot([]byte(t))
 		for tagTable[i].name != "" {
@@ -219,8 +222,9 @@ func init() {
 }
 
 // tagTable holds tagClass for the markup pass, which looks up every tag of
-// every page: open addressing over 256 slots by tagSlot, which reads three
-// bytes of a name where a Go map hashes all of it.
+// every page: open addressing over 256 slots by tagSlot, which reads a
+// name's length and its first and last byte where a Go map hashes all of
+// it.
 var tagTable [256]struct {
 	name  string
 	class uint8

@@ -128,7 +128,7 @@ func countWords(text []byte, limit int) int {
 	if inWord {
 		n++
 	}
-	return min(n, limit)
+	return max(0, min(n, limit))
 }
 
 // ASCII character classes for the tokenizer's fast path.

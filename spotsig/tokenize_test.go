@@ -117,7 +117,7 @@ func TestCountWordsTokenizer(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"", "a", " a ", "don't", "don''t", "'a'", "a'", "rock'n'roll", "l’homme", "l’’homme",
-		"日本語のテキスト", "word日本", "don'日", "a\u00adb", "a\u200cb", "\u200ca", "a'\u200cb", "cafe\u0301", "\u0301a",
+		"日本語のテキスト", "word日本", "don'日", "a\u00adb", "a\u200cb", "\u200ca", "a'\u200cb", "cafe\u0301", "\u0301a", "a'\u0301b", "a’\u0301b",
 		"a\xffb", "\xff", "ΣΟΦΊΑ σοφία", "a-b_c.d", "x\u02bcy", "x\u02bc\u02bcy", "ʼa", "١٢٣ abc", "a\u30fbb", "ﾊﾝｶｸ"} {
 		check("case", []byte(s))
 	}

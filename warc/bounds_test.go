@@ -257,3 +257,61 @@ func TestURIAndRecordIDCaps(t *testing.T) {
 	}
 	runtime.KeepAlive(held)
 }
+
+// Every payload is the record's own: read into a buffer of its own (a
+// body without codings up to freshBodyMax), decoded into a new one (gzip
+// Content-Encoding), or copied out of the reader's reused buffer (a larger
+// body), a payload is unchanged by the records read after it.
+func TestPayloadsAreTheirOwn(t *testing.T) {
+	small := []byte(strings.Repeat("<p>small page</p>", 100))
+	coded := []byte(strings.Repeat("<p>gzip page</p>", 100))
+	large := bytes.Repeat([]byte("<p>large page</p>"), freshBodyMax/17+100)
+	other := []byte(strings.Repeat("<p>other page</p>", 200))
+	var in []byte
+	for i, c := range []struct {
+		headers []string
+		body    []byte
+	}{
+		{[]string{"Content-Type: text/html"}, small},
+		{[]string{"Content-Type: text/html", "Content-Encoding: gzip"}, gzipBytes(coded)},
+		{[]string{"Content-Type: text/html"}, large},
+		{[]string{"Content-Type: text/html", "Content-Encoding: gzip"}, gzipBytes(other)},
+		{[]string{"Content-Type: text/html"}, other},
+	} {
+		f, blk := htmlResponse(200, c.headers, c.body)
+		in = append(in, record("1.1", "response", fmt.Sprintf("urn:x:%d", i), f, blk, 0)...)
+	}
+	got := readAll(t, in, Options{})
+	want := [][]byte{small, coded, large, other, other}
+	if len(got) != len(want) {
+		t.Fatalf("%d records, want %d", len(got), len(want))
+	}
+	for i, r := range got {
+		if r.Skip != "" || !bytes.Equal(r.Payload, want[i]) {
+			t.Errorf("record %d: skip %q, payload of %d bytes, want the %d-byte body it was read with", i, r.Skip, len(r.Payload), len(want[i]))
+		}
+	}
+}
+
+// A body without codings that declares freshBodyMax bytes but ends after
+// 10 is a truncated reject that costs at most its declared size: the
+// fresh buffer is the most a lying Content-Length can allocate.
+func TestDeclaredFreshBodyIsBounded(t *testing.T) {
+	head := fmt.Sprintf("WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:x:liar>\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n", freshBodyMax)
+	in := []byte(head + "<p>short</p>"[:10])
+	var got []Record
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	err := ReadFile(bytes.NewReader(in), "liar", Options{}, func(r Record) error { got = append(got, r); return nil })
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Skip != SkipTruncated || got[0].Payload != nil {
+		t.Fatalf("records = %+v", got)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > freshBodyMax+2<<20 {
+		t.Errorf("allocated %d bytes for a record declaring %d bytes with 10 read", alloc, freshBodyMax)
+	}
+}

@@ -33,7 +33,9 @@ const (
 // Per-record memory is at most about MaxHeaderBytes + MaxRecordBytes +
 // MaxPayloadBytes plus the decoder windows (brotli ≤ 16 MiB, zstd ≤
 // min(MaxPayloadBytes, 64 MiB)), whatever the input; the body buffer grows
-// with the bytes actually read, not with the declared Content-Length. What
+// with the bytes actually read, not with the declared Content-Length
+// (but for a body without codings of at most 1 MiB, freshBodyMax, read
+// into a buffer of its declared size that its record keeps). What
 // a Record carries beyond its payload is bounded by MaxURIBytes and
 // MaxRecordIDBytes.
 type Options struct {
