@@ -53,10 +53,10 @@ type HostPage struct {
 // associative and commutative, so any merge order gives the same sample.
 type HostSample []HostPage
 
-// SampleOf is the sample of the one document d.
-func SampleOf(d Doc) HostSample {
+// PageOf is document d as a page of its host's sample.
+func PageOf(d Doc) HostPage {
 	w := d.Sketch.Whole()
-	return HostSample{{URL: hashx.Mix64(d.Site.URL), Digest: d.Digest, Words: w.Words, Min: w.Min}}
+	return HostPage{URL: hashx.Mix64(d.Site.URL), Digest: d.Digest, Words: w.Words, Min: w.Min}
 }
 
 // Add returns the merge of s and o: their pages by ascending URL key, for
@@ -125,7 +125,7 @@ func MarkTemplates(docs []Doc) int {
 	samples := map[uint64]HostSample{}
 	for i, d := range docs {
 		if hosts[i] = HostOf(d.Page); hosts[i] != 0 {
-			samples[hosts[i]] = samples[hosts[i]].AddPage(SampleOf(d)[0])
+			samples[hosts[i]] = samples[hosts[i]].AddPage(PageOf(d))
 		}
 	}
 	tpls := map[uint64]spotsig.HostTemplate{}

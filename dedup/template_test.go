@@ -71,7 +71,7 @@ func TestHostSampleMerge(t *testing.T) {
 	// expected pages, by URL.
 	best := map[uint64]HostPage{}
 	for _, d := range docs {
-		p := SampleOf(d)[0]
+		p := PageOf(d)
 		if b, ok := best[p.URL]; !ok || compareSample(p, b) < 0 {
 			best[p.URL] = p
 		}
@@ -92,7 +92,7 @@ func TestHostSampleMerge(t *testing.T) {
 			n := 1 + r.IntN(20)
 			var part HostSample
 			for _, j := range order[i:min(i+n, len(order))] {
-				part = part.Add(SampleOf(docs[j]))
+				part = part.Add(HostSample{PageOf(docs[j])})
 			}
 			parts = append(parts, part)
 			i += n
@@ -106,7 +106,7 @@ func TestHostSampleMerge(t *testing.T) {
 		}
 		var one HostSample // page by page, as the job's bundles merge
 		for _, j := range order {
-			one = one.AddPage(SampleOf(docs[j])[0])
+			one = one.AddPage(PageOf(docs[j]))
 		}
 		if !slices.EqualFunc(one, want, func(a, b HostPage) bool { return compareSample(a, b) == 0 }) {
 			t.Fatalf("round %d: the sample added page by page differs from the %d smallest URLs", round, spotsig.TemplateSample)
@@ -125,7 +125,7 @@ func TestTemplateOfWikipedia(t *testing.T) {
 	if err != nil {
 		t.Skipf("realset truth absent: %v", err)
 	}
-	cluster := map[string]string{}
+	cluster := map[string]string{} // as eval.LoadRealTruth reads it (eval imports dedup)
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
 		f := strings.Split(line, "\t")
 		cluster[f[0]+"@"+f[1]+"+"+f[2]] = f[5]
@@ -136,7 +136,7 @@ func TestTemplateOfWikipedia(t *testing.T) {
 	var docs []Doc
 	for _, d := range res.Docs {
 		if HostOf(d.Page) == wiki {
-			sample = sample.Add(SampleOf(d))
+			sample = sample.Add(HostSample{PageOf(d)})
 			docs = append(docs, d)
 		}
 	}

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/ndd-beam/ndd-beam/config"
 	"github.com/ndd-beam/ndd-beam/dedup"
+	"github.com/ndd-beam/ndd-beam/eval"
 	"github.com/ndd-beam/ndd-beam/output"
 	"github.com/ndd-beam/ndd-beam/warc"
 )
@@ -51,21 +51,21 @@ func decisionsByURI(t *testing.T, cfg config.Config, files ...string) map[string
 	return out
 }
 
-// realsetClusters reads ../shared/data/realset/truth.tsv: the cluster of
-// every page of the shared WARC files, labelled by reading, by
-// "basename@offset+inner". The test skips when it is absent.
+// realsetClusters reads ../shared/data/realset/truth.tsv
+// (eval.LoadRealTruth): the cluster of every page of the shared WARC
+// files, labelled by reading, by eval.RealKey. The test skips when it is
+// absent.
 func realsetClusters(t *testing.T) map[string]string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "shared", "data", "realset", "truth.tsv"))
-	if err != nil {
+	path := filepath.Join("..", "..", "shared", "data", "realset", "truth.tsv")
+	if _, err := os.Stat(path); err != nil {
 		t.Skipf("realset truth absent: %v", err)
 	}
-	out := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
-		f := strings.Split(line, "\t")
-		out[f[0]+"@"+f[1]+"+"+f[2]] = f[5]
+	rt, err := eval.LoadRealTruth(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return rt.Cluster
 }
 
 // Template siblings of one real shop (the ClueWeb sample of 29 product
@@ -91,9 +91,7 @@ func realsetClusters(t *testing.T) map[string]string {
 func TestShopSiblingsKept(t *testing.T) {
 	truth := realsetClusters(t)
 	const file = "resiliparse__clueweb-quirk.warc.gz"
-	key := func(r warc.Ref) string {
-		return filepath.Base(r.File) + "@" + fmt.Sprint(r.Offset) + "+" + fmt.Sprint(r.Inner)
-	}
+	key := eval.RealKey
 	score := func(p config.Params) (right, wrong int, wrongs []output.Decision) {
 		res, err := dedup.Run(context.Background(), p, []string{filepath.Join(testdata, file)})
 		if err != nil {

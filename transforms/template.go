@@ -34,7 +34,7 @@ type hostTemplate struct {
 }
 
 // MarkTemplates marks every document of the batches against its host's
-// template (dedup.MarkTemplates): each document's sample (dedup.SampleOf)
+// template (dedup.MarkTemplates): each document's page of its host's sample (dedup.PageOf)
 // is merged per host within a bundle, the samples of a host merged again
 // after the shuffle (dedup.HostSample.Add, associative and commutative),
 // and the hosts' templates, a few hundred hashes each, reach every batch
@@ -66,7 +66,7 @@ func (fn *hostSampleFn) ProcessElement(b docBatch, emit func(uint64, []dedup.Hos
 		if h == 0 {
 			continue
 		}
-		one := dedup.SampleOf(d.Doc)[0]
+		one := dedup.PageOf(d.Doc)
 		fn.merge.add(h, 4*len(one.Min)+len(one.Digest)+48, func(s *[]dedup.HostPage) {
 			*s = dedup.HostSample(*s).AddPage(one)
 		}, emit)
