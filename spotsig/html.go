@@ -278,6 +278,15 @@ func (w *textWriter) last() byte {
 	return w.dst[len(w.dst)-1]
 }
 
+// plainASCII marks the bytes write copies as they are: ASCII but white
+// space.
+var plainASCII = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = !strings.ContainsRune(" \n\t\r\f\v", rune(c))
+	}
+	return t
+}()
+
 // write appends text, collapsing white space and replacing invalid UTF-8,
 // and stops at the cap (never cutting a rune).
 func (w *textWriter) write(text []byte) {
@@ -295,29 +304,36 @@ func (w *textWriter) write(text []byte) {
 	nls := 0 // '\n' bytes in the current white-space run (paras)
 	for i := 0; i < len(text); {
 		c := text[i]
-		if c < utf8.RuneSelf {
-			if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v' {
-				if !space {
-					if checked && len(dst)+1 > limit {
-						w.full = true
-						break
-					}
-					dst = append(dst, ' ')
-					space = true
-				}
-				if c == '\n' && w.paras {
-					if nls++; nls == 2 && len(dst) > w.start && dst[len(dst)-1] == ' ' {
-						dst[len(dst)-1] = '\n'
-					}
-				}
-			} else {
-				nls = 0
+		if plainASCII[c] {
+			// A run of plain bytes, copied at once.
+			j := i + 1
+			for j < len(text) && plainASCII[text[j]] {
+				j++
+			}
+			run := text[i:j]
+			if checked && len(dst)+len(run) > limit {
+				dst = append(dst, run[:limit-len(dst)]...)
+				w.full = true
+				break
+			}
+			dst = append(dst, run...)
+			space, nls = false, 0
+			i = j
+			continue
+		}
+		if c < utf8.RuneSelf { // white space
+			if !space {
 				if checked && len(dst)+1 > limit {
 					w.full = true
 					break
 				}
-				dst = append(dst, c)
-				space = false
+				dst = append(dst, ' ')
+				space = true
+			}
+			if c == '\n' && w.paras {
+				if nls++; nls == 2 && len(dst) > w.start && dst[len(dst)-1] == ' ' {
+					dst[len(dst)-1] = '\n'
+				}
 			}
 			i++
 			continue
