@@ -27,7 +27,9 @@ import (
 //     x/net's tokenizer ends elsewhere;
 //   - a raw-text element (script, style, title, textarea, iframe, xmp)
 //     whose text the lexer ends at an end tag that x/net does not end it at
-//     ("</style1>");
+//     ("</style1>"): only where the lexer reads that text itself, which
+//     is for a script holding "<!--" and for text no end tag closes
+//     (elsewhere it is moved at once to where x/net ends the text);
 //   - an svg or math element that x/net's tokenizer, read with this
 //     package's rules for foreign content, does not end where the lexer
 //     does (self-closing, unclosed, quotes in its text, an HTML tag that
@@ -95,8 +97,21 @@ func (w *textWriter) htmlLex(buf []byte) bool {
 	)
 	in := parse.NewInputBytes(buf)
 	l := lex.NewLexer(in)
+	inTag := false // the lexer is inside a start tag
 	for !w.full {
+		if !inTag && raw == "" {
+			// The lexer reads text a byte at a time up to the next '<'
+			// (buf holds no NUL, its end-of-input sentinel): move it
+			// there at once; it returns that text as its next token.
+			rest := buf[base+in.Offset():]
+			k := bytes.IndexByte(rest, '<')
+			if k < 0 {
+				k = len(rest)
+			}
+			in.Move(k)
+		}
 		tt, data := l.Next()
+		inTag = tt == lex.StartTagToken || tt == lex.AttributeToken
 		switch tt {
 		case lex.ErrorToken:
 			if l.Err() != io.EOF {
@@ -153,6 +168,18 @@ func (w *textWriter) htmlLex(buf []byte) bool {
 			switch string(name) {
 			case "script", "style", "title", "textarea", "iframe", "xmp", "plaintext":
 				raw = rawName(name)
+				// Move the lexer at once to the end tag where x/net's
+				// tokenizer ends the raw text (rawTextEnd, a bytes.Index),
+				// rather than let it read there byte by byte; it returns
+				// the text up to there next. Not for plaintext (no end),
+				// raw text no end tag follows, nor a script whose text
+				// holds "<!--" (the escaped script states).
+				start := base + in.Offset()
+				if raw != "plaintext" {
+					if end := rawTextEnd(buf, start, name); end < len(buf) && (raw != "script" || !bytes.Contains(buf[start:end], scriptEscape)) {
+						in.Move(end - start)
+					}
+				}
 			case "noscript", "noembed", "noframes":
 				// Raw text in x/net, markup in the lexer: read it as raw
 				// text and start the lexer again at its end tag.
