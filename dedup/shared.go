@@ -46,6 +46,19 @@ func (c BlockCount) Add(o BlockCount) BlockCount {
 		Before: unite(c.Before, o.Before), After: unite(c.After, o.After)}
 }
 
+// Merge adds o into c in place (c becomes c.Add(o)): c's lists are
+// reused, so they must not be shared with another count; a combiner adding
+// one page's count at a time then allocates only as its lists grow.
+func (c *BlockCount) Merge(o BlockCount) {
+	k := config.MaxSharedBlockPages
+	c.Periphery += o.Periphery
+	c.Main += o.Main
+	c.Contexts = hashx.MergeSmallest(c.Contexts, o.Contexts, k)
+	c.All = hashx.MergeSmallest(c.All, o.All, k)
+	c.Before = hashx.MergeSmallest(c.Before, o.Before, k)
+	c.After = hashx.MergeSmallest(c.After, o.After, k)
+}
+
 // unite returns the smallest config.MaxSharedBlockPages distinct values of
 // two ascending lists.
 func unite(x, y []uint64) []uint64 { return hashx.UniteSmallest(x, y, config.MaxSharedBlockPages) }

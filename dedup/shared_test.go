@@ -217,16 +217,18 @@ func TestSharedBlocksNeighbours(t *testing.T) {
 }
 
 // BlockCount.Add is associative and commutative and keeps the smallest
-// distinct contexts, so any combining order gives the same verdict.
+// distinct contexts, so any combining order gives the same verdict; Merge
+// (in place) gives what Add gives.
 func TestBlockCountAdd(t *testing.T) {
 	var parts []BlockCount
 	for i := range 200 {
 		parts = append(parts, BlockCount{Periphery: 1, Contexts: []uint64{uint64((i * 7919) % 150)}})
 	}
-	var fwd, rev BlockCount
+	var fwd, rev, merged BlockCount
 	for i := range parts {
 		fwd = fwd.Add(parts[i])
 		rev = parts[i].Add(rev)
+		merged.Merge(parts[i])
 	}
 	var tree []BlockCount = parts
 	for len(tree) > 1 {
@@ -240,7 +242,7 @@ func TestBlockCountAdd(t *testing.T) {
 		}
 		tree = next
 	}
-	for _, c := range []BlockCount{rev, tree[0]} {
+	for _, c := range []BlockCount{rev, tree[0], merged} {
 		if c.Periphery != 200 || !equal(c.Contexts, fwd.Contexts) {
 			t.Fatalf("orders differ: %+v vs %+v", c, fwd)
 		}

@@ -126,7 +126,7 @@ func (fn *blockShardsFn) ProcessElement(b docBatch, emit func(int, []blockEntry)
 					e.Hash, e.Count, e.Batches = bl.Hash, c, []string{b.ID}
 					return
 				}
-				e.Count = e.Count.Add(c)
+				e.Count.Merge(c) // the entry's lists are its own
 				if e.Batches[len(e.Batches)-1] != b.ID {
 					e.Batches = append(e.Batches, b.ID)
 				}

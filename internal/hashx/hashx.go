@@ -5,6 +5,8 @@
 // sketches of such hashes (UniteSmallest).
 package hashx
 
+import "slices"
+
 // FNV-1a 64-bit offset basis and prime (the standard constants).
 const (
 	FNVOffset = 14695981039346656037
@@ -65,4 +67,25 @@ func UniteSmallest[T uint32 | uint64](x, y []T, k int) []T {
 		}
 	}
 	return out
+}
+
+// MergeSmallest is UniteSmallest(x, y, k) for a list x of at most k
+// values, computed in place: x's array is reused (and changed), so x must
+// not be shared. Merging one page's values (one or two) into a count's
+// sketch then allocates only when x grows, not once per page.
+func MergeSmallest[T uint32 | uint64](x, y []T, k int) []T {
+	for _, v := range y {
+		i, found := slices.BinarySearch(x, v)
+		switch {
+		case found:
+		case len(x) < k:
+			x = slices.Insert(x, i, v)
+		case i >= len(x):
+			return x // y is ascending: the rest are larger too
+		default:
+			copy(x[i+1:], x[i:len(x)-1])
+			x[i] = v
+		}
+	}
+	return x
 }

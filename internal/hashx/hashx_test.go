@@ -2,6 +2,7 @@ package hashx
 
 import (
 	"hash/fnv"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -41,5 +42,35 @@ func TestUniteSmallest(t *testing.T) {
 		if got := UniteSmallest(c.x, c.y, c.k); !slices.Equal(got, c.want) || (got == nil) != (c.want == nil) {
 			t.Errorf("UniteSmallest(%v, %v, %d) = %v, want %v", c.x, c.y, c.k, got, c.want)
 		}
+	}
+}
+
+// TestMergeSmallest checks MergeSmallest against UniteSmallest on random
+// ascending lists, and that it merges in place.
+func TestMergeSmallest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	list := func(n int) []uint64 {
+		var s []uint64
+		for range n {
+			s = append(s, uint64(rng.IntN(40)))
+		}
+		slices.Sort(s)
+		return slices.Compact(s)
+	}
+	for range 20000 {
+		k := 1 + rng.IntN(8)
+		x, y := list(rng.IntN(k+1)), list(rng.IntN(4))
+		if len(x) > k {
+			x = x[:k]
+		}
+		want := UniteSmallest(x, y, k)
+		if got := MergeSmallest(slices.Clone(x), y, k); !slices.Equal(got, want) {
+			t.Fatalf("MergeSmallest(%v, %v, %d) = %v, want %v", x, y, k, got, want)
+		}
+	}
+	x := make([]uint64, 3, 4)
+	copy(x, []uint64{2, 5, 9})
+	if got := MergeSmallest(x, []uint64{1}, 4); &got[0] != &x[0] || !slices.Equal(got, []uint64{1, 2, 5, 9}) {
+		t.Fatalf("MergeSmallest did not merge in place: %v", got)
 	}
 }
