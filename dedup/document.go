@@ -31,19 +31,27 @@ import (
 //   - SharedText marks a page of shared text only (ResolveBlocks): its
 //     exact-copy group is that of its text digest (ExactGroupKey).
 //   - Sketch is the bottom-k sketch of the words of the page's main text
-//     (spotsig.Sketch, from the Signer): what Verify reads of the page.
+//     (spotsig.Sketch, from the Signer): what Verify reads of the page;
+//     with Blocks, its whole-text sketch is that of the whole text less
+//     the shared boilerplate from DropSharedBlocks on
+//     (spotsig.Sketch.LessShared).
+//   - Periphery is what the page carries beside Blocks until then (its
+//     short lines, which the shared-block rule counts too, and a larger
+//     sample of its whole text; spotsig.Periphery); the zero value from
+//     then on.
 //   - Lang is the language the page is reported in: the signer's
 //     (Signed; "" for a scheme without languages), then, with blocks,
 //     Language of its main content after the shared blocks are dropped
 //     (of all its blocks on a page of shared text only).
 type Doc struct {
 	Page
-	Site   match.Site
-	Group  Group
-	Vec    spotsig.Vector
-	Blocks []spotsig.Block
-	Sketch spotsig.Sketch
-	Lang   string
+	Site      match.Site
+	Group     Group
+	Vec       spotsig.Vector
+	Blocks    []spotsig.Block
+	Periphery spotsig.Periphery
+	Sketch    spotsig.Sketch
+	Lang      string
 	// SharedText: see above.
 	SharedText bool
 }

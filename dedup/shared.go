@@ -46,6 +46,14 @@ func (c BlockCount) Add(o BlockCount) BlockCount {
 		Before: unite(c.Before, o.Before), After: unite(c.After, o.After)}
 }
 
+// Boilerplate reports whether a block or short line with these counts
+// leaves the whole text that verification reads (spotsig.Sketch.LessShared):
+// it is shared for minPages (Shared) and the main content of no page. A
+// post's paragraphs and list items shown on listings beside other posts
+// are shared too, but they are the main content of the post's own page:
+// they stay, and a listing of two posts is not taken for one of them.
+func (c BlockCount) Boilerplate(minPages int) bool { return c.Main == 0 && c.Shared(minPages) }
+
 // Merge adds o into c in place (c becomes c.Add(o)): c's lists are
 // reused, so they must not be shared with another count; a combiner adding
 // one page's count at a time then allocates only as its lists grow.
@@ -181,16 +189,36 @@ func Count(b spotsig.Block, ctx uint64) BlockCount {
 	return c
 }
 
+// CountLine is the contribution to BlockCount of a short line
+// (spotsig.Line) of a document whose Context apart from it is ctx. A line
+// has no signatures: all that is read of its count is whether it is
+// Boilerplate, that is inside no page's main content and outside that of
+// pages of at least minPages contexts (Shared's first clause; its second
+// asks for more contexts than that). So it counts its page and, outside
+// the main content, its context; not the lists of all contexts and
+// neighbours a Block's count keeps, which the shuffle would hold for
+// every line of every page.
+func CountLine(l spotsig.Line, ctx uint64) BlockCount {
+	if l.Main {
+		return BlockCount{Main: 1}
+	}
+	return BlockCount{Periphery: 1, Contexts: []uint64{ctx}}
+}
+
 // BlockCounts counts, per block hash, the documents that have the block
-// outside and inside their main content (each document once per block: a
-// Doc's Blocks have distinct hashes). The job computes the same counts
-// with a combiner (transforms.DropSharedBlocks).
+// (or short line, Doc.Periphery's Lines) outside and inside their main
+// content (each document once per block: a Doc's Blocks, and its Lines,
+// have distinct hashes). The job computes the same counts with a combiner
+// (transforms.DropSharedBlocks).
 func BlockCounts(docs []Doc) map[uint64]BlockCount {
 	n := map[uint64]BlockCount{}
 	for _, d := range docs {
 		ctx := NewContexts(d.Blocks)
 		for _, b := range d.Blocks {
 			n[b.Hash] = n[b.Hash].Add(Count(b, ctx.Of(b.Hash)))
+		}
+		for _, l := range d.Periphery.Lines {
+			n[l.Hash] = n[l.Hash].Add(CountLine(l, ctx.Of(l.Hash)))
 		}
 	}
 	return n
@@ -199,9 +227,12 @@ func BlockCounts(docs []Doc) map[uint64]BlockCount {
 // ResolveBlocks returns d with the signatures of its blocks that shared
 // does not report merged into Vec, its Lang the language of its main
 // content once they are left out (Language: "" if none is left;
-// unchanged without blocks), and Blocks nil; it also returns the number
-// of blocks left out and of their signatures (with repeats), and whether
-// d is a page of shared text only.
+// unchanged without blocks), its whole-text sketch less the words of the
+// blocks and short lines boiler reports (BlockCount.Boilerplate,
+// spotsig.Sketch.LessShared; not on a page of shared text only, below),
+// and Blocks and Periphery zero; it also returns the number of blocks left
+// out and of their signatures (with repeats), and whether d is a page of
+// shared text only.
 //
 // A page of shared text only is a page of a site (d.Site is not
 // match.NoSite) every signed block of which shared reports: it is made
@@ -218,11 +249,11 @@ func BlockCounts(docs []Doc) map[uint64]BlockCount {
 // their texts are identical, and its signatures never meet those of the
 // pages that carry the same text beside their own. Nothing is counted as
 // dropped then (docs/quality.md, "Pages of shared text only").
-func ResolveBlocks(d Doc, shared func(hash uint64) bool) (out Doc, droppedBlocks, droppedSignatures int, sharedOnly bool) {
+func ResolveBlocks(d Doc, shared, boiler func(hash uint64) bool) (out Doc, droppedBlocks, droppedSignatures int, sharedOnly bool) {
 	if d.Site.Name != 0 && d.Vec.Len() == 0 && allShared(d.Blocks, shared) {
 		d.Lang = Language(d.Blocks, func(uint64) bool { return false })
 		d.Vec = SiteSignatures(spotsig.MergeBlocks(d.Vec, d.Blocks, nil), d.Site)
-		d.Blocks = nil
+		d.Blocks, d.Periphery = nil, spotsig.Periphery{}
 		d.SharedText = true
 		return d, 0, 0, true
 	}
@@ -236,7 +267,8 @@ func ResolveBlocks(d Doc, shared func(hash uint64) bool) (out Doc, droppedBlocks
 		d.Lang = Language(d.Blocks, shared)
 	}
 	d.Vec = spotsig.MergeBlocks(d.Vec, d.Blocks, func(b spotsig.Block) bool { return !shared(b.Hash) })
-	d.Blocks = nil
+	d.Sketch = d.Sketch.LessShared(d.Blocks, d.Periphery, boiler)
+	d.Blocks, d.Periphery = nil, spotsig.Periphery{}
 	return d, droppedBlocks, droppedSignatures, false
 }
 
@@ -309,10 +341,11 @@ func Language(blocks []spotsig.Block, shared func(hash uint64) bool) string {
 func DropSharedBlocks(docs []Doc, minPages int) (droppedBlocks, droppedSignatures, sharedOnly int) {
 	counts := BlockCounts(docs)
 	shared := func(h uint64) bool { return counts[h].Shared(minPages) }
+	boiler := func(h uint64) bool { return counts[h].Boilerplate(minPages) }
 	for i := range docs {
 		var b, s int
 		var only bool
-		docs[i], b, s, only = ResolveBlocks(docs[i], shared)
+		docs[i], b, s, only = ResolveBlocks(docs[i], shared, boiler)
 		droppedBlocks += b
 		droppedSignatures += s
 		if only {

@@ -132,7 +132,7 @@ func (s *spotSigner) Sign(ctx context.Context, payload []byte, contentType strin
 		out.Doc.Capped = append(out.Doc.Capped, CapSignatures)
 	}
 	out.TextBytes, out.Doc.Digest, out.Doc.Sketch = st.Text.TextBytes, st.Digest, st.Sketch
-	out.Doc.Lang = st.Extract.Lang
+	out.Doc.Periphery, out.Doc.Lang = st.Periphery, st.Extract.Lang
 	return out
 }
 

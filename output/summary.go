@@ -172,8 +172,11 @@ func CheckStatistic(name string, isMax bool) error {
 // matcher checks a pair of one site at same_site_tau, so the pairs below it
 // are no longer counted); version 10 made a_share and b_share of a pair
 // of one host the smaller, too, of the shares of the two whole texts less
-// the host's template (dedup.MarkTemplates).
-const SchemaVersion = 10
+// the host's template (dedup.MarkTemplates); version 11 made the whole
+// text of those shares the whole text less its shared boilerplate (the
+// blocks and the short lines outside the main content that the corpus rule
+// reports shared; spotsig.Sketch.LessShared).
+const SchemaVersion = 11
 
 // Summary is summary.json: the job's counts, computed from PCollections
 // (not from runner metrics), and what it ran on. The accounting identity

@@ -46,7 +46,9 @@ func (e *Extractor) ExtractPayloadBlocks(payload []byte, contentType string) (bl
 	}
 	s.sketch = true
 	blocks = e.extractBlocks(s, s.text, spans, &st.Extract)
-	st.Sketch = s.sk.sketch()
+	var more []uint32
+	st.Sketch, more = s.sk.sketch(true)
+	st.Periphery = e.periphery(s, blocks, st.Sketch, more)
 	return blocks, st, nil
 }
 

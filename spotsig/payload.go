@@ -13,6 +13,9 @@ type PayloadStats struct {
 	// Sketch is the bottom-k sketch of the words of the page's main text
 	// (sketch.go), what verification of a candidate pair reads.
 	Sketch Sketch
+	// Periphery is what the page carries until its shared boilerplate is
+	// known (periphery.go; ExtractPayloadBlocks only).
+	Periphery Periphery
 }
 
 // ExtractPayload is PayloadText followed by Extract, with the Extractor's
@@ -31,7 +34,7 @@ func (e *Extractor) ExtractPayload(payload []byte, contentType string) (Vector, 
 	}
 	s.sketch = true
 	v := e.extract(s, s.text, spans, &st.Extract)
-	st.Sketch = s.sk.sketch()
+	st.Sketch, _ = s.sk.sketch(false)
 	return v, st, nil
 }
 

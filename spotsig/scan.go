@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ndd-beam/ndd-beam/internal/hashx"
 )
 
 // Scanning text into tokens and blocks, the single pass over the token
@@ -55,6 +57,7 @@ func (e *Extractor) scan(s *scratch, text []byte, spans []span, st *ExtractStats
 	// on every page.
 	endLine := func(next int, sentence bool) {
 		if joined >= 0 && len(s.ends)-joined >= minBlock {
+			e.shortBlock(s, blockStart, joined, blockLine, &spans)
 			e.dropTokens(s, blockStart, joined, st)
 			blockLine, s.cur = joinedLine, s.line
 		} else {
@@ -77,7 +80,7 @@ func (e *Extractor) scan(s *scratch, text []byte, spans []span, st *ExtractStats
 	termNL := false // the previous token was ended by a '\n'
 	// With s.sketch, every word of the text goes to the sketch (sketch.go),
 	// the main text's and the periphery's apart, past the token cap too.
-	s.sk.main, s.sk.side = s.sk.main[:0], s.sk.side[:0]
+	s.sk.main, s.sk.side, s.sk.sideEnd, s.shorts = s.sk.main[:0], s.sk.side[:0], s.sk.sideEnd[:0], s.shorts[:0]
 	periphery := spans
 	for {
 		p0 := t.pos
@@ -129,6 +132,7 @@ func (e *Extractor) scan(s *scratch, text []byte, spans []span, st *ExtractStats
 	}
 	endLine(-1, false)
 	e.endBlock(s, blockStart, blockLine, stop, &spans, st)
+	s.stop = int32(stop)
 	st.Tokens = examined
 	s.tokbuf = t.buf[:0]
 
@@ -215,14 +219,11 @@ func (e *Extractor) endBlock(s *scratch, start, line, stop int, spans *[]span, s
 		s.any.add(cur, cur.dominant())
 	}
 	if n < e.cfg.minBlock {
+		e.shortBlock(s, start, len(s.ends), line, spans)
 		e.dropTokens(s, start, len(s.ends), st)
 		return
 	}
-	for len(*spans) > 0 && (*spans)[0].end <= line {
-		*spans = (*spans)[1:]
-	}
-	b := block{end: int32(len(s.ends)), start: int32(line), stop: int32(stop),
-		main: !(len(*spans) > 0 && (*spans)[0].start <= line)}
+	b := block{end: int32(len(s.ends)), start: int32(line), stop: int32(stop), main: inMain(spans, line)}
 	if e.auto {
 		b.blockVote = blockVote{script: int8(cur.dominant()), kana: cur.kana, han: cur.han}
 		b.votes = int32(len(s.votes))
@@ -234,6 +235,31 @@ func (e *Extractor) endBlock(s *scratch, start, line, stop int, spans *[]span, s
 	}
 	s.blocks = append(s.blocks, b)
 	st.Blocks++
+}
+
+// inMain reports whether the line starting at byte offset line is inside
+// the main content: in none of spans, the periphery spans not yet passed
+// (advanced past the line's start).
+func inMain(spans *[]span, line int) bool {
+	for len(*spans) > 0 && (*spans)[0].end <= line {
+		*spans = (*spans)[1:]
+	}
+	return !(len(*spans) > 0 && (*spans)[0].start <= line)
+}
+
+// shortBlock records, when the scan gathers the sketch (payload
+// extractions), the block of the tokens [a, b) starting on the line at
+// byte offset line, shorter than the minimum and about to be dropped: its
+// BlockHash and where it lies (periphery.go).
+func (e *Extractor) shortBlock(s *scratch, a, b, line int, spans *[]span) {
+	if !s.sketch {
+		return
+	}
+	h := uint64(hashx.FNVOffset)
+	for k := a; k < b; k++ {
+		h = hashBlockToken(h, s.token(int32(k)))
+	}
+	s.shorts = append(s.shorts, short{hash: h, start: int32(line), main: inMain(spans, line)})
 }
 
 // dropTokens removes the tokens [a, b) of s, a block shorter than the

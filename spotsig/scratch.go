@@ -10,7 +10,7 @@ package spotsig
 const maxPooledTokens = 1 << 18
 
 func (e *Extractor) release(s *scratch) {
-	if cap(s.ends) > maxPooledTokens || cap(s.arena) > 8*maxPooledTokens || cap(s.text) > 8*maxPooledTokens || cap(s.tokbuf) > 8*maxPooledTokens || cap(s.hashes) > maxPooledTokens || cap(s.blocks) > maxPooledTokens || cap(s.hblock) > maxPooledTokens || cap(s.votes) > 4*maxPooledTokens || cap(s.sk.el) > maxPooledTokens {
+	if cap(s.ends) > maxPooledTokens || cap(s.arena) > 8*maxPooledTokens || cap(s.text) > 8*maxPooledTokens || cap(s.tokbuf) > 8*maxPooledTokens || cap(s.hashes) > maxPooledTokens || cap(s.blocks) > maxPooledTokens || cap(s.hblock) > maxPooledTokens || cap(s.votes) > 4*maxPooledTokens || cap(s.sk.el) > maxPooledTokens || cap(s.shorts) > maxPooledTokens {
 		return
 	}
 	s.sketch = false
@@ -41,6 +41,21 @@ type scratch struct {
 	votes  []int32   // the votes of the kept blocks (block.votes)
 	sk     sketcher  // the main-text sketch's word hashes (sketch.go)
 	sketch bool      // scan gathers them (payload extractions)
+	shorts []short   // with sketch: the blocks shorter than the minimum, in text order
+	stop   int32     // byte offset just past the last token the blocks hold
+	order  []int32   // periphery's: the short blocks by hash
+	line32 []int32   // periphery's: each short block's Line
+	unit   []int32   // periphery's: each kept block's Block
+	units  []uint16  // periphery's: each whole-text element's unit
+}
+
+// short is a block of the scanned text shorter than the minimum: its
+// BlockHash, the byte offset of its line and whether that line is inside
+// the main content.
+type short struct {
+	hash  uint64
+	start int32
+	main  bool
 }
 
 // block is a kept block of the scanned text.

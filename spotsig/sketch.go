@@ -48,6 +48,12 @@ const SketchSize = 128
 // "Verification").
 const WholeSketchSize = 64
 
+// WholeWaitSize is how many of the whole text's smallest elements a page
+// carries until its shared boilerplate is known (Periphery.Ext): enough to
+// keep WholeSketchSize once the elements of shared blocks are left out
+// (LessShared) on a page whose periphery is most of its text.
+const WholeWaitSize = 256
+
 // Sketch is the bottom-k sketch of a page's main-text words (a multiset,
 // each word with its occurrence number): Words is the multiset's size,
 // Min its min(Words, SketchSize) smallest element hashes, ascending and
@@ -96,7 +102,8 @@ func (s Sketch) whole() (uint32, []uint32) {
 func SketchText(text []byte) Sketch {
 	var sk sketcher
 	Tokenize(text, func(tok []byte) { sk.main = append(sk.main, wordHash(tok)) })
-	return sk.sketch()
+	out, _ := sk.sketch(false)
+	return out
 }
 
 // wordHash is the hash of a word (a token) that its elements are made of.
@@ -118,6 +125,7 @@ func (sk *sketcher) addHash(h uint64, end int, periphery *[]span) {
 	*periphery = p
 	if len(p) > 0 && end > p[0].start {
 		sk.side = append(sk.side, h)
+		sk.sideEnd = append(sk.sideEnd, int32(end))
 		return
 	}
 	sk.main = append(sk.main, h)
@@ -126,7 +134,10 @@ func (sk *sketcher) addHash(h uint64, end int, periphery *[]span) {
 // sketch returns the Sketch of the words gathered in sk.main (the main
 // text's, in text order) and sk.side (the periphery's), and empties them.
 // The scan of a page's text (scan.go) gathers them as it tokenizes it.
-func (sk *sketcher) sketch() Sketch {
+// With wait, more holds the whole text's next smallest elements after
+// WholeMin, up to WholeWaitSize in all (Periphery.Ext), and sk.sideEl the
+// periphery words' elements, in text order, until the next call.
+func (sk *sketcher) sketch(wait bool) (out Sketch, more []uint32) {
 	// Each word's occurrences are numbered as they come (word#1, word#2,
 	// …), the main text's first: its elements are the main text's
 	// multiset, and with the periphery's after them, the whole text's.
@@ -135,20 +146,31 @@ func (sk *sketcher) sketch() Sketch {
 	for _, w := range sk.main {
 		sk.el = append(sk.el, element(w, sk.count.inc(w)))
 	}
-	var out Sketch
 	out.Words, out.Min = uint32(len(sk.main)), sk.smallest(sk.el, SketchSize)
+	sk.sideEl = nil
 	if len(sk.side) > 0 {
-		side := sk.el[len(sk.el):]
+		main := len(sk.el)
 		for _, w := range sk.side {
-			side = append(side, element(w, sk.count.inc(w)))
+			sk.el = append(sk.el, element(w, sk.count.inc(w)))
 		}
-		// The whole text's smallest are among the main text's smallest
-		// and the periphery's.
-		out.WholeWords = uint32(len(sk.main) + len(sk.side))
-		out.WholeMin = hashx.UniteSmallest(out.Min, sk.smallest(side, WholeSketchSize), WholeSketchSize)
+		// The whole text's elements are the main text's and the
+		// periphery's after them.
+		out.WholeWords = uint32(len(sk.el))
+		if !wait {
+			// Its smallest are among the main text's smallest and the
+			// periphery's.
+			out.WholeMin = hashx.UniteSmallest(out.Min, sk.smallest(sk.el[main:], WholeSketchSize), WholeSketchSize)
+		} else {
+			whole := sk.smallest(sk.el, WholeWaitSize)
+			out.WholeMin = whole
+			if len(whole) > WholeSketchSize {
+				out.WholeMin, more = slices.Clone(whole[:WholeSketchSize]), whole[WholeSketchSize:]
+			}
+			sk.sideEl = sk.el[main:]
+		}
 	}
 	sk.main, sk.side = sk.main[:0], sk.side[:0]
-	return out
+	return out, more
 }
 
 // element is the 32-bit hash of the occ-th occurrence of the word of hash
@@ -162,6 +184,8 @@ func element(w uint64, occ uint32) uint32 {
 // buffers are reused.
 type sketcher struct {
 	main, side []uint64
+	sideEnd    []int32  // the byte offset each word of side ends at
+	sideEl     []uint32 // the elements of side (sketch with wait)
 	count      counter
 	el, low    []uint32
 	tmp        []uint32 // sortUniform's

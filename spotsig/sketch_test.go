@@ -260,7 +260,7 @@ func TestSketchOfTheScan(t *testing.T) {
 		}
 		words(s.text[at:], &sk.main)
 		ex.release(s)
-		want := sk.sketch()
+		want, _ := sk.sketch(false)
 		if !sketchEqual(st.Sketch, want) {
 			t.Errorf("%s @%d: sketch of the scan %d/%d words, of the text's parts %d/%d", r.TargetURI, r.Offset, st.Sketch.Words, st.Sketch.WholeWords, want.Words, want.WholeWords)
 		}

@@ -131,10 +131,14 @@ func (s Sketch) MarksValid() bool {
 // Jaccard by the texts' sizes: the sizes less the template would be
 // estimates too, and the two errors add up (docs/quality.md,
 // "Verification less the host's template"). ok is false when the pages
-// were not marked against one template (MarkTemplate) or neither sketch
-// holds an element outside it (both pages are template only), where the
-// layout's shares stand alone; a page with nothing of its own in the
-// common range beside one with text of its own shares nothing.
+// were not marked against one template (MarkTemplate) or either sketch
+// holds no element outside it in the common range, where the layout's
+// shares stand alone: a page with nothing of its own there gives no
+// share to estimate (on a small host whose pages mostly show one post,
+// the post's page less the site's shared boilerplate is its main text,
+// all of it the host's template; the shares of its whole text less that
+// boilerplate then decide, docs/quality.md "The whole text less shared
+// boilerplate").
 func HostShares(a, b Sketch) (ab, ba float64, ok bool) {
 	if a.TemplateHost == 0 || a.TemplateHost != b.TemplateHost {
 		return 0, 0, false
@@ -156,7 +160,7 @@ func HostShares(a, b Sketch) (ab, ba float64, ok bool) {
 		switch {
 		case !inA && !inB:
 			if na == 0 || nb == 0 {
-				return 0, 0, true
+				return 0, 0, false
 			}
 			return float64(both) / float64(na), float64(both) / float64(nb), true
 		case inA && (!inB || am[i] < bm[j]):

@@ -28,7 +28,7 @@ func init() {
 
 // docCoderVersion is the first byte of every encoded doc, docBatch and docPart, so a
 // worker of another build fails loudly instead of misreading the bytes.
-const docCoderVersion = 12
+const docCoderVersion = 13
 
 // encodeDoc is doc's Beam coder: a version byte, then the document
 // (appendDoc).
@@ -44,8 +44,8 @@ func encodeDoc(d doc) []byte {
 // as uvarints), then the number of blocks as a uvarint and per block its
 // hash (8 bytes, little-endian), Main as one byte, Prev and Next (8 bytes
 // each), Lang as uvarint length + bytes and its vector, then the text
-// sketches (appendSketch), and last the document's Lang as uvarint length +
-// bytes. A vector of n
+// sketches (appendSketch), the periphery (appendPeriphery), and last the
+// document's Lang as uvarint length + bytes. A vector of n
 // signatures thus costs at most 10n + 5n bytes, in practice about 10 (8–9
 // for a random 64-bit hash delta, 1 for the frequency).
 func appendDoc(buf []byte, d doc) []byte {
@@ -66,7 +66,115 @@ func appendDoc(buf []byte, d doc) []byte {
 		buf = appendVector(buf, b.Vec)
 	}
 	buf = appendSketch(buf, d.Sketch)
+	buf = appendPeriphery(buf, d.Periphery)
 	return appendString(buf, d.Lang)
+}
+
+// appendPeriphery appends a document's spotsig.Periphery: the number of
+// lines as a uvarint and per line its hash (8 bytes, little-endian) and
+// Main (one byte); the
+// number of word counts (0, or one per block and line) and each as a
+// uvarint; the number of Ext hashes as a uvarint and each, 4 bytes
+// little-endian; the number of Units (0, or as many as the whole-text
+// sketch and Ext hold together) as a uvarint and each as a uvarint.
+func appendPeriphery(buf []byte, p spotsig.Periphery) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(p.Lines)))
+	for _, l := range p.Lines {
+		buf = appendBool(binary.LittleEndian.AppendUint64(buf, l.Hash), l.Main)
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(p.Words)))
+	for _, n := range p.Words {
+		buf = binary.AppendUvarint(buf, uint64(n))
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(p.Ext)))
+	for _, h := range p.Ext {
+		buf = binary.LittleEndian.AppendUint32(buf, h)
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(p.Units)))
+	for _, u := range p.Units {
+		buf = binary.AppendUvarint(buf, uint64(u))
+	}
+	return buf
+}
+
+// periphery reads a Periphery written by appendPeriphery for a document
+// of blocks blocks and whole-text sketch s. Lines not strictly ascending,
+// word counts of another length or beyond the whole text's words, Ext
+// hashes not strictly ascending after s's whole-text hashes or more than
+// spotsig.WholeWaitSize of them in all, and Units of another length or
+// past the blocks and lines are errors (errPeriphery).
+func (r *decoder) periphery(s spotsig.Sketch, blocks int) spotsig.Periphery {
+	var p spotsig.Periphery
+	n := r.uvarint()
+	if r.err == nil && n > uint64(len(r.b))/9 { // every line needs 9 bytes
+		r.err = errShortDoc
+	}
+	if r.err == nil && n > 0 {
+		p.Lines = make([]spotsig.Line, n)
+		for i := range p.Lines {
+			p.Lines[i] = spotsig.Line{Hash: r.uint64(), Main: r.bool()}
+			if r.err == nil && i > 0 && p.Lines[i].Hash <= p.Lines[i-1].Hash {
+				r.err = errPeriphery
+			}
+			if r.err != nil {
+				return spotsig.Periphery{}
+			}
+		}
+	}
+	n = r.uvarint()
+	if r.err == nil && n != 0 && (n != uint64(blocks+len(p.Lines)) || n > uint64(len(r.b))) {
+		r.err = errPeriphery
+	}
+	if r.err == nil && n > 0 {
+		p.Words = make([]uint32, n)
+		sum := uint64(0)
+		for i := range p.Words {
+			w := r.uvarint()
+			if sum += w; r.err == nil && sum > uint64(s.WholeWords) {
+				r.err = errPeriphery
+			}
+			if r.err != nil {
+				return spotsig.Periphery{}
+			}
+			p.Words[i] = uint32(w)
+		}
+	}
+	whole := s.Whole().Min
+	n = r.uvarint()
+	if r.err == nil && (n > uint64(len(r.b))/4 || int(n)+len(whole) > spotsig.WholeWaitSize) {
+		r.err = errPeriphery
+	}
+	if r.err == nil && n > 0 {
+		p.Ext = make([]uint32, n)
+		for i := range p.Ext {
+			p.Ext[i] = binary.LittleEndian.Uint32(r.b)
+			r.b = r.b[4:]
+		}
+		if !ascending(p.Ext) || (len(whole) > 0 && p.Ext[0] <= whole[len(whole)-1]) {
+			r.err = errPeriphery
+		}
+	}
+	n = r.uvarint()
+	if r.err == nil && n != 0 && (n != uint64(len(whole)+len(p.Ext)) || n > uint64(len(r.b))) {
+		r.err = errPeriphery
+	}
+	if r.err == nil && n > 0 {
+		p.Units = make([]uint16, n)
+		for i := range p.Units {
+			u := r.uvarint()
+			if r.err == nil && (u > uint64(len(p.Words)) || u > 1<<16-1) {
+				r.err = errPeriphery
+			}
+			if r.err != nil {
+				return spotsig.Periphery{}
+			}
+			p.Units[i] = uint16(u)
+		}
+	}
+	if r.err != nil {
+		return spotsig.Periphery{}
+	}
+	return p
 }
 
 // appendGroup appends a Group: Size as a uvarint, then one byte 1 and
@@ -434,6 +542,7 @@ var (
 	errShortDoc   = errors.New("transforms: truncated Doc encoding")
 	errNonMinimal = errors.New("transforms: non-minimal varint in Doc encoding")
 	errSketch     = errors.New("transforms: sketch hashes not ascending or not in their one encoding")
+	errPeriphery  = errors.New("transforms: periphery lines or hashes not ascending, or units out of range")
 )
 
 // decodeDoc decodes the bytes written by encodeDoc. It returns an error on a
@@ -482,6 +591,7 @@ func (r *decoder) doc() doc {
 		}
 	}
 	d.Sketch = r.sketch()
+	d.Periphery = r.periphery(d.Sketch, len(d.Blocks))
 	d.Lang = r.repeated(&r.lang)
 	return d
 }

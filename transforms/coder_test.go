@@ -345,21 +345,24 @@ func TestExtractWorkerPanicReachesDoFn(t *testing.T) {
 // ascending sketches survive too; a whole text whose count of the main
 // text's hashes is not the longest prefix it holds, or hashes out of
 // order, are refused.
-func TestSketchCoder(t *testing.T) {
+// testdataDocs returns a document of the blocks, sketch and periphery of
+// each page of testdata's real WARC files (spotsig.ExtractPayloadBlocks).
+func testdataDocs(t *testing.T) []doc {
+	t.Helper()
 	ex, err := spotsig.NewExtractor()
 	if err != nil {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.warc*"))
-	var sketches []spotsig.Sketch
+	var docs []doc
 	for _, name := range files {
 		f, err := os.Open(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		err = warc.ReadFile(f, name, warc.Options{}, func(r warc.Record) error {
-			if _, st, err := ex.ExtractPayloadBlocks(r.Payload, r.ContentType); r.Skip == "" && err == nil {
-				sketches = append(sketches, st.Sketch)
+			if blocks, st, err := ex.ExtractPayloadBlocks(r.Payload, r.ContentType); r.Skip == "" && err == nil {
+				docs = append(docs, doc{Doc: dedup.Doc{Blocks: blocks, Sketch: st.Sketch, Periphery: st.Periphery}})
 			}
 			return nil
 		})
@@ -367,6 +370,14 @@ func TestSketchCoder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+	return docs
+}
+
+func TestSketchCoder(t *testing.T) {
+	var sketches []spotsig.Sketch
+	for _, d := range testdataDocs(t) {
+		sketches = append(sketches, d.Sketch)
 	}
 	r := rand.New(rand.NewPCG(5, 6))
 	ascendingOf := func(n int) []uint32 {
@@ -491,4 +502,49 @@ func TestEncodedSizes(t *testing.T) {
 	if withWhole > 0 {
 		t.Logf("%d with a whole-text sketch: %.1f hashes, %.1f of them the main text's", withWhole, float64(whole)/float64(withWhole), float64(fromMain)/float64(withWhole))
 	}
+}
+
+// A document's Periphery (spotsig.ExtractPayloadBlocks) round-trips on
+// every real page of testdata, and malformed ones are refused.
+func TestPeripheryCoder(t *testing.T) {
+	docs := testdataDocs(t)
+	var marked *doc
+	for i, d := range docs {
+		got, err := decodeDoc(encodeDoc(d))
+		if err != nil {
+			t.Fatalf("doc %d: %v", i, err)
+		}
+		if !reflect.DeepEqual(got.Periphery, d.Periphery) || !reflect.DeepEqual(got.Sketch, d.Sketch) {
+			t.Fatalf("doc %d: periphery %+v, want %+v", i, got.Periphery, d.Periphery)
+		}
+		if marked == nil && len(d.Periphery.Units) > 0 && len(d.Periphery.Lines) > 1 && len(d.Periphery.Ext) > 0 {
+			marked = &docs[i]
+		}
+	}
+	if marked == nil {
+		t.Fatal("no page of testdata with periphery lines, units and Ext")
+	}
+	bad := func(name string, change func(p *spotsig.Periphery)) {
+		d := *marked
+		p := spotsig.Periphery{Lines: slices.Clone(d.Periphery.Lines), Words: slices.Clone(d.Periphery.Words), Ext: slices.Clone(d.Periphery.Ext), Units: slices.Clone(d.Periphery.Units)}
+		change(&p)
+		d.Periphery = p
+		if _, err := decodeDoc(encodeDoc(d)); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	bad("lines not ascending", func(p *spotsig.Periphery) { p.Lines[0], p.Lines[1] = p.Lines[1], p.Lines[0] })
+	bad("an Ext hash within the whole sketch", func(p *spotsig.Periphery) { p.Ext[0] = 0 })
+	bad("units of another length", func(p *spotsig.Periphery) { p.Units = p.Units[1:] })
+	bad("word counts of another length", func(p *spotsig.Periphery) { p.Words = p.Words[1:] })
+	bad("more words than the whole text", func(p *spotsig.Periphery) { p.Words[0] = marked.Sketch.WholeWords + 1 })
+	bad("a unit past the lines", func(p *spotsig.Periphery) {
+		p.Units[0] = uint16(len(marked.Blocks) + len(p.Lines) + 1)
+	})
+	bad("more than WholeWaitSize hashes", func(p *spotsig.Periphery) {
+		for len(p.Ext)+len(marked.Sketch.WholeMin) <= spotsig.WholeWaitSize {
+			p.Ext = append(p.Ext, p.Ext[len(p.Ext)-1]+1)
+		}
+		p.Units = make([]uint16, len(marked.Sketch.WholeMin)+len(p.Ext))
+	})
 }

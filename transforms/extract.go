@@ -214,12 +214,12 @@ func (bt *batcher) flush(emit func(docBatch)) {
 	bt.b, bt.bytes = docBatch{}, 0
 }
 
-// docBytes estimates d's encoded size (appendDoc): its strings and about
-// 10 bytes per signature.
+// docBytes estimates d's encoded size (appendDoc): its strings, about 10
+// bytes per signature and its periphery's lines and hashes.
 func docBytes(d doc) int {
 	n := 64 + len(d.RecordID) + len(d.URI) + len(d.File) + len(d.Rank) + len(d.Digest) + 10*len(d.Vec.Hashes)
 	for _, b := range d.Blocks {
 		n += 40 + 10*len(b.Vec.Hashes)
 	}
-	return n
+	return n + 9*len(d.Periphery.Lines) + len(d.Periphery.Words) + 4*len(d.Periphery.Ext) + len(d.Periphery.Units)
 }

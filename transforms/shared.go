@@ -16,17 +16,18 @@ import (
 
 func init() {
 	beam.RegisterType(reflect.TypeOf((*blockEntry)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*sharedBlock)(nil)).Elem())
 	registerDoFn(&blockShardsFn{})
 	register.Function1x2[docBatch, string, docBatch](keyBatch)
 	registerDoFn(&packBatchFn{})
 	registerDoFn(&sharedBlocksFn{})
 	registerDoFn(&resolveBatchFn{})
 	register.Emitter2[int, []blockEntry]()
-	register.Emitter2[string, []uint64]()
+	register.Emitter2[string, []sharedBlock]()
 	register.Emitter2[string, docBatch]()
 	register.Emitter1[int]()
 	register.Iter1[[]blockEntry]()
-	register.Iter1[[]uint64]()
+	register.Iter1[[]sharedBlock]()
 	register.Iter1[docBatch]()
 }
 
@@ -117,20 +118,25 @@ func (fn *blockShardsFn) StartBundle(func(int, []blockEntry)) { fn.merge.start(f
 
 func (fn *blockShardsFn) ProcessElement(b docBatch, emit func(int, []blockEntry)) {
 	full := false
+	put := func(h uint64, c dedup.BlockCount) {
+		full = fn.merge.put(h, 8*(len(c.Contexts)+len(c.All)+len(c.Before)+len(c.After))+8, func(e *blockEntry) {
+			if e.Batches == nil { // a new entry takes c, made for it
+				e.Hash, e.Count, e.Batches = h, c, []string{b.ID}
+				return
+			}
+			e.Count.Merge(c) // the entry's lists are its own
+			if e.Batches[len(e.Batches)-1] != b.ID {
+				e.Batches = append(e.Batches, b.ID)
+			}
+		}) || full
+	}
 	for _, d := range b.Docs {
 		ctx := dedup.NewContexts(d.Blocks)
 		for _, bl := range d.Blocks {
-			c := dedup.Count(bl, ctx.Of(bl.Hash))
-			full = fn.merge.put(bl.Hash, 8*(len(c.Contexts)+len(c.All)+len(c.Before)+len(c.After))+8, func(e *blockEntry) {
-				if e.Batches == nil { // a new entry takes c, made for it
-					e.Hash, e.Count, e.Batches = bl.Hash, c, []string{b.ID}
-					return
-				}
-				e.Count.Merge(c) // the entry's lists are its own
-				if e.Batches[len(e.Batches)-1] != b.ID {
-					e.Batches = append(e.Batches, b.ID)
-				}
-			}) || full
+			put(bl.Hash, dedup.Count(bl, ctx.Of(bl.Hash)))
+		}
+		for _, l := range d.Periphery.Lines {
+			put(l.Hash, dedup.CountLine(l, ctx.Of(l.Hash)))
 		}
 	}
 	if full {
@@ -142,17 +148,25 @@ func (fn *blockShardsFn) FinishBundle(emit func(int, []blockEntry)) {
 	fn.merge.flushShards(keyShard, (*blockEntry).bytes, emit)
 }
 
+// sharedBlock is the hash of a shared block or short line
+// (dedup.BlockCount.Shared) sent to a batch that has it, and whether it is
+// boilerplate too (dedup.BlockCount.Boilerplate).
+type sharedBlock struct {
+	Hash        uint64
+	Boilerplate bool
+}
+
 // sharedBlocksFn sees the parts of one shard, sums each block's counts, and
 // for every shared block (dedup.BlockCount.Shared) sends its hash to each
 // batch that has it; the hashes are gathered per batch ID within a bundle.
 type sharedBlocksFn struct {
 	MinPages int
-	merge    bundleMerge[string, []uint64]
+	merge    bundleMerge[string, []sharedBlock]
 }
 
-func (fn *sharedBlocksFn) StartBundle(func(string, []uint64)) { fn.merge.start(0) }
+func (fn *sharedBlocksFn) StartBundle(func(string, []sharedBlock)) { fn.merge.start(0) }
 
-func (fn *sharedBlocksFn) ProcessElement(ctx context.Context, _ int, parts func(*[]blockEntry) bool, emit func(string, []uint64)) {
+func (fn *sharedBlocksFn) ProcessElement(ctx context.Context, _ int, parts func(*[]blockEntry) bool, emit func(string, []sharedBlock)) {
 	blocks := map[uint64]*blockEntry{}
 	var part []blockEntry
 	for parts(&part) {
@@ -173,12 +187,13 @@ func (fn *sharedBlocksFn) ProcessElement(ctx context.Context, _ int, parts func(
 		}
 		sharedBlocksFound.Inc(ctx, 1)
 		for _, id := range e.Batches {
-			fn.merge.add(id, 8, func(hs *[]uint64) { *hs = append(*hs, h) }, emit)
+			sb := sharedBlock{Hash: h, Boilerplate: e.Count.Main == 0}
+			fn.merge.add(id, 9, func(hs *[]sharedBlock) { *hs = append(*hs, sb) }, emit)
 		}
 	}
 }
 
-func (fn *sharedBlocksFn) FinishBundle(emit func(string, []uint64)) { fn.merge.flush(emit) }
+func (fn *sharedBlocksFn) FinishBundle(emit func(string, []sharedBlock)) { fn.merge.flush(emit) }
 
 // resolveBatchFn joins a batch with the hashes of its shared blocks and
 // merges each document's other blocks into its vector
@@ -187,7 +202,7 @@ func (fn *sharedBlocksFn) FinishBundle(emit func(string, []uint64)) { fn.merge.f
 // on its other outputs.
 type resolveBatchFn struct{}
 
-func (fn *resolveBatchFn) ProcessElement(ctx context.Context, id string, batches func(*[]byte) bool, hashes func(*[]uint64) bool, emit func(docBatch), dropped func(int), stat func(string, int)) error {
+func (fn *resolveBatchFn) ProcessElement(ctx context.Context, id string, batches func(*[]byte) bool, hashes func(*[]sharedBlock) bool, emit func(docBatch), dropped func(int), stat func(string, int)) error {
 	var enc, other []byte
 	if !batches(&enc) {
 		return nil // cannot happen: every reference comes from a batch
@@ -199,20 +214,21 @@ func (fn *resolveBatchFn) ProcessElement(ctx context.Context, id string, batches
 	if err != nil {
 		return fmt.Errorf("shared blocks: %w", err)
 	}
-	shared := map[uint64]bool{}
-	var hs []uint64
+	shared := map[uint64]bool{} // the shared blocks' hashes: whether boilerplate
+	var hs []sharedBlock
 	for hashes(&hs) {
 		for _, h := range hs {
-			shared[h] = true
+			shared[h.Hash] = h.Boilerplate
 		}
 		hs = nil
 	}
-	isShared := func(h uint64) bool { return shared[h] }
+	isShared := func(h uint64) bool { _, ok := shared[h]; return ok }
+	isBoiler := func(h uint64) bool { return shared[h] }
 	langs := map[string]int{}
 	sigs := 0
 	only := 0
 	for i, d := range b.Docs {
-		r, nb, ns, o := dedup.ResolveBlocks(d.Doc, isShared)
+		r, nb, ns, o := dedup.ResolveBlocks(d.Doc, isShared, isBoiler)
 		if o {
 			only++
 		}
