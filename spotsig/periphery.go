@@ -51,8 +51,8 @@ type Line struct {
 //     holding the word it comes from when that word lies outside the main
 //     content: 0 for none, i+1 for unit i; nil when all are 0.
 //
-// The zero Periphery is a page without periphery, or one whose shared
-// boilerplate is resolved.
+// A page without periphery has Lines only; the zero Periphery is a page
+// without short lines, or one whose shared boilerplate is resolved.
 type Periphery struct {
 	Lines []Line
 	Words []uint32
@@ -64,9 +64,6 @@ type Periphery struct {
 // (sk, with more: sketcher.sketch with wait), whose signed blocks are
 // blocks (ascending by Hash).
 func (e *Extractor) periphery(s *scratch, blocks []Block, sk Sketch, more []uint32) Periphery {
-	if sk.WholeWords == 0 {
-		return Periphery{}
-	}
 	var p Periphery
 	// The short blocks, distinct by hash: line[i] is the index in p.Lines
 	// of s.shorts[i].
@@ -85,6 +82,9 @@ func (e *Extractor) periphery(s *scratch, blocks []Block, sk Sketch, more []uint
 		n := len(p.Lines) - 1
 		p.Lines[n].Main = p.Lines[n].Main || sh.main
 		line[i] = int32(n)
+	}
+	if sk.WholeWords == 0 {
+		return p // no periphery: its lines count as main content
 	}
 	all := sk.WholeMin
 	if len(more) > 0 {
