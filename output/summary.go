@@ -174,8 +174,8 @@ func CheckStatistic(name string, isMax bool) error {
 // of one host the smaller, too, of the shares of the two whole texts less
 // the host's template (dedup.MarkTemplates); version 11 made the whole
 // text of those shares the whole text less its shared boilerplate (the
-// blocks and the short lines outside the main content that the corpus rule
-// reports shared; spotsig.Sketch.LessShared).
+// blocks and the short lines that the corpus rule reports shared and that
+// are the main content of no page; spotsig.Sketch.LessShared).
 const SchemaVersion = 11
 
 // Summary is summary.json: the job's counts, computed from PCollections
