@@ -46,9 +46,9 @@ func (e *Extractor) ExtractPayloadBlocks(payload []byte, contentType string) (bl
 	}
 	s.sketch = true
 	blocks = e.extractBlocks(s, s.text, spans, &st.Extract)
-	var more []uint32
-	st.Sketch, more = s.sk.sketch(true)
-	st.Periphery = e.periphery(s, blocks, st.Sketch, more)
+	var whole []uint32
+	st.Sketch, whole = s.sk.sketch(true)
+	st.Periphery = e.periphery(s, blocks, st.Sketch, whole)
 	return blocks, st, nil
 }
 

@@ -61,9 +61,9 @@ type Periphery struct {
 }
 
 // periphery returns the Periphery of the page just scanned and sketched
-// (sk, with more: sketcher.sketch with wait), whose signed blocks are
+// (sk, with whole: sketcher.sketch with wait), whose signed blocks are
 // blocks (ascending by Hash).
-func (e *Extractor) periphery(s *scratch, blocks []Block, sk Sketch, more []uint32) Periphery {
+func (e *Extractor) periphery(s *scratch, blocks []Block, sk Sketch, whole []uint32) Periphery {
 	var p Periphery
 	// The short blocks, distinct by hash: line[i] is the index in p.Lines
 	// of s.shorts[i].
@@ -72,7 +72,10 @@ func (e *Extractor) periphery(s *scratch, blocks []Block, sk Sketch, more []uint
 		order = append(order, int32(i))
 	}
 	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(s.shorts[a].hash, s.shorts[b].hash) })
-	line := append(s.line32[:0], make([]int32, len(s.shorts))...)
+	line := s.line32[:0]
+	for range s.shorts {
+		line = append(line, 0)
+	}
 	s.order, s.line32 = order, line
 	for _, i := range order {
 		sh := s.shorts[i]
@@ -86,9 +89,9 @@ func (e *Extractor) periphery(s *scratch, blocks []Block, sk Sketch, more []uint
 	if sk.WholeWords == 0 {
 		return p // no periphery: its lines count as main content
 	}
-	all := sk.WholeMin
-	if len(more) > 0 {
-		all = append(slices.Clip(sk.WholeMin), more...)
+	all := whole // WholeMin, then what Ext can come from
+	if len(all) == 0 {
+		all = sk.WholeMin
 	}
 	// unit[b]: the unit of kept block b, its index in blocks plus 1 (0:
 	// inside the main content or unsigned; -1: not looked up yet).
@@ -183,11 +186,12 @@ func (e *Extractor) periphery(s *scratch, blocks []Block, sk Sketch, more []uint
 // text (WholeWords 0). Without shared units, or with a Periphery of
 // another page (units out of range), s is returned as it is.
 func (s Sketch) LessShared(blocks []Block, p Periphery, boiler func(hash uint64) bool) Sketch {
-	all := append(slices.Clip(s.WholeMin), p.Ext...)
-	if s.WholeWords == 0 || len(p.Words) != len(blocks)+len(p.Lines) || (p.Units != nil && len(p.Units) != len(all)) ||
+	if s.WholeWords == 0 || len(p.Words) == 0 || len(p.Words) != len(blocks)+len(p.Lines) ||
+		(p.Units != nil && len(p.Units) != len(s.WholeMin)+len(p.Ext)) ||
 		slices.ContainsFunc(p.Units, func(u uint16) bool { return int(u) > len(p.Words) }) {
 		return s
 	}
+	all := append(slices.Clip(s.WholeMin), p.Ext...)
 	gone := make([]bool, len(p.Words))
 	removed := uint32(0)
 	for u, n := range p.Words {

@@ -134,10 +134,11 @@ func (sk *sketcher) addHash(h uint64, end int, periphery *[]span) {
 // sketch returns the Sketch of the words gathered in sk.main (the main
 // text's, in text order) and sk.side (the periphery's), and empties them.
 // The scan of a page's text (scan.go) gathers them as it tokenizes it.
-// With wait, more holds the whole text's next smallest elements after
-// WholeMin, up to WholeWaitSize in all (Periphery.Ext), and sk.sideEl the
-// periphery words' elements, in text order, until the next call.
-func (sk *sketcher) sketch(wait bool) (out Sketch, more []uint32) {
+// With wait and a periphery, whole holds the whole text's
+// WholeWaitSize smallest elements (WholeMin is its start; Periphery.Ext
+// comes from the rest), and sk.sideEl the periphery words' elements, in
+// text order, until the next call.
+func (sk *sketcher) sketch(wait bool) (out Sketch, whole []uint32) {
 	// Each word's occurrences are numbered as they come (word#1, word#2,
 	// …), the main text's first: its elements are the main text's
 	// multiset, and with the periphery's after them, the whole text's.
@@ -161,16 +162,16 @@ func (sk *sketcher) sketch(wait bool) (out Sketch, more []uint32) {
 			// periphery's.
 			out.WholeMin = hashx.UniteSmallest(out.Min, sk.smallest(sk.el[main:], WholeSketchSize), WholeSketchSize)
 		} else {
-			whole := sk.smallest(sk.el, WholeWaitSize)
+			whole = sk.smallest(sk.el, WholeWaitSize)
 			out.WholeMin = whole
 			if len(whole) > WholeSketchSize {
-				out.WholeMin, more = slices.Clone(whole[:WholeSketchSize]), whole[WholeSketchSize:]
+				out.WholeMin = slices.Clone(whole[:WholeSketchSize])
 			}
 			sk.sideEl = sk.el[main:]
 		}
 	}
 	sk.main, sk.side = sk.main[:0], sk.side[:0]
-	return out, more
+	return out, whole
 }
 
 // element is the 32-bit hash of the occ-th occurrence of the word of hash
