@@ -95,32 +95,44 @@ func keyShard(key uint64) int { return int(hashx.Mix64(key) % shuffleShards) }
 
 // flushShards emits every value held, grouped by shard(key) into parts of
 // at most partBytes (size estimates a value's bytes), and empties the
-// merge.
+// merge. The keys are put in shard order first (a counting sort), so one
+// part is built at a time: a flush holds the merge, its keys and one part,
+// not every part besides the merge.
 func (b *bundleMerge[K, V]) flushShards(shard func(K) int, size func(*V) int, emit func(int, []V)) {
-	var count [shuffleShards]int
+	var end [shuffleShards + 1]int // shard sh's keys are keys[end[sh]:end[sh+1]]
 	for k := range b.m {
-		count[shard(k)]++
+		end[shard(k)+1]++
 	}
-	var parts [shuffleShards][]V
-	var bytes [shuffleShards]int
-	for k, v := range b.m {
+	for sh := 1; sh <= shuffleShards; sh++ {
+		end[sh] += end[sh-1]
+	}
+	keys := make([]K, len(b.m))
+	next := end
+	for k := range b.m {
 		sh := shard(k)
-		n := size(v)
-		if bytes[sh]+n > partBytes && len(parts[sh]) > 0 {
-			emit(sh, parts[sh])
-			parts[sh], bytes[sh] = nil, 0
-		}
-		if parts[sh] == nil {
-			parts[sh] = make([]V, 0, count[sh])
-		}
-		parts[sh] = append(parts[sh], *v)
-		bytes[sh] += n
-		count[sh]--
-		delete(b.m, k) // its value is in the part now: the merge's copy can go
+		keys[next[sh]] = k
+		next[sh]++
 	}
-	for sh, p := range parts {
-		if len(p) > 0 {
-			emit(sh, p)
+	for sh := range shuffleShards {
+		ks := keys[end[sh]:end[sh+1]]
+		var part []V
+		bytes := 0
+		for i, k := range ks {
+			v := b.m[k]
+			n := size(v)
+			if bytes+n > partBytes && len(part) > 0 {
+				emit(sh, part)
+				part, bytes = nil, 0
+			}
+			if part == nil {
+				part = make([]V, 0, len(ks)-i)
+			}
+			part = append(part, *v)
+			bytes += n
+			delete(b.m, k) // its value is in the part now: the merge's copy can go
+		}
+		if len(part) > 0 {
+			emit(sh, part)
 		}
 	}
 	b.m, b.size = nil, 0

@@ -26,9 +26,10 @@ func init() {
 	beam.RegisterCoder(reflect.TypeOf((*docPart)(nil)).Elem(), encodePart, decodePart)
 }
 
-// docCoderVersion is the first byte of every encoded doc, docBatch and docPart, so a
+// docCoderVersion is the first byte of every encoded doc, docBatch and
+// docPart, and of the shared-block stage's parts (appendBlockPart), so a
 // worker of another build fails loudly instead of misreading the bytes.
-const docCoderVersion = 13
+const docCoderVersion = 14
 
 // encodeDoc is doc's Beam coder: a version byte, then the document
 // (appendDoc).

@@ -2,7 +2,10 @@ package transforms
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"reflect"
 
@@ -15,18 +18,17 @@ import (
 )
 
 func init() {
-	beam.RegisterType(reflect.TypeOf((*blockEntry)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*sharedBlock)(nil)).Elem())
 	registerDoFn(&blockShardsFn{})
 	register.Function1x2[docBatch, string, docBatch](keyBatch)
 	registerDoFn(&packBatchFn{})
 	registerDoFn(&sharedBlocksFn{})
 	registerDoFn(&resolveBatchFn{})
-	register.Emitter2[int, []blockEntry]()
+	register.Emitter2[int, []byte]()
 	register.Emitter2[string, []sharedBlock]()
 	register.Emitter2[string, docBatch]()
 	register.Emitter1[int]()
-	register.Iter1[[]blockEntry]()
+	register.Iter1[[]byte]()
 	register.Iter1[[]sharedBlock]()
 	register.Iter1[docBatch]()
 }
@@ -47,8 +49,9 @@ var (
 // (a document of shared blocks only keeps them, hashed with its site:
 // dedup.ResolveBlocks). Each block's counts
 // (dedup.Count) and the IDs of the batches that have it are merged per
-// block hash where they are made, then shuffled in parts under the block
-// hash's shard (bundlemerge.go, "Sharded shuffles"); the worker of a shard
+// block hash where they are made, then shuffled in encoded parts
+// (appendBlockPart) under the block hash's shard (bundlemerge.go, "Sharded
+// shuffles"); the worker of a shard
 // sums each block's counts (dedup.BlockCount.Add, associative and
 // commutative) and sends the shared blocks' hashes to the batches that
 // have them, which a join on the batch ID (CoGroupByKey) hands to each
@@ -64,7 +67,7 @@ func DropSharedBlocks(s beam.Scope, st *Stats, batches beam.PCollection, p confi
 		return batches
 	}
 	s = s.Scope("DropSharedBlocks")
-	parts := beam.ParDo(s, &blockShardsFn{Limit: mergeLimit}, batches)
+	parts := beam.ParDo(s, &blockShardsFn{Limit: cmp.Or(mergeLimit, blockMergeBytes)}, batches)
 	shared := beam.ParDo(s, &sharedBlocksFn{MinPages: p.SharedBlockPages}, beam.GroupByKey(s, parts))
 	out, dropped, langs := beam.ParDo3(s, &resolveBatchFn{}, beam.CoGroupByKey(s, beam.ParDo(s, &packBatchFn{}, batches), shared))
 	st.Sum(s, output.StatSharedSignatures, dropped)
@@ -107,16 +110,139 @@ func (e *blockEntry) bytes() int {
 	return n
 }
 
+// appendBlockPart appends a part of entries as blockShardsFn sends them:
+// a version byte (docCoderVersion); the distinct batch IDs of the part,
+// their number as a uvarint and each as uvarint length + bytes; the number
+// of entries as a uvarint; and per entry its Hash (8 bytes,
+// little-endian), Periphery and Main (uvarints), the lists Contexts, All,
+// Before and After (each its length as a uvarint, then its values, 8 bytes
+// little-endian each) and its batches (their number as a uvarint, then
+// each as its index among the IDs, a uvarint). A short line's entry takes
+// about 22 bytes so, against some 190 held as a Go value: the direct
+// runner holds every part until the shuffle's consumer runs
+// (docs/benchmarks.md, "Block counts held encoded").
+func appendBlockPart(buf []byte, part []blockEntry) []byte {
+	index := map[string]int{}
+	var ids []string
+	for i := range part {
+		for _, id := range part[i].Batches {
+			if _, ok := index[id]; !ok {
+				index[id] = len(ids)
+				ids = append(ids, id)
+			}
+		}
+	}
+	buf = binary.AppendUvarint(append(buf, docCoderVersion), uint64(len(ids)))
+	for _, id := range ids {
+		buf = appendString(buf, id)
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(part)))
+	for i := range part {
+		e := &part[i]
+		buf = binary.LittleEndian.AppendUint64(buf, e.Hash)
+		buf = binary.AppendUvarint(binary.AppendUvarint(buf, uint64(e.Count.Periphery)), uint64(e.Count.Main))
+		for _, l := range [][]uint64{e.Count.Contexts, e.Count.All, e.Count.Before, e.Count.After} {
+			buf = binary.AppendUvarint(buf, uint64(len(l)))
+			for _, h := range l {
+				buf = binary.LittleEndian.AppendUint64(buf, h)
+			}
+		}
+		buf = binary.AppendUvarint(buf, uint64(len(e.Batches)))
+		for _, id := range e.Batches {
+			buf = binary.AppendUvarint(buf, uint64(index[id]))
+		}
+	}
+	return buf
+}
+
+// errBlockPart is a block part's list not strictly ascending or longer
+// than config.MaxSharedBlockPages, or a batch index past its IDs.
+var errBlockPart = errors.New("transforms: block part lists not ascending or too long, or batch index out of range")
+
+// decodeBlockPart decodes the bytes written by appendBlockPart. Besides
+// the decoder's checks (version, truncation, trailing bytes, non-minimal
+// varints), lists not strictly ascending or longer than
+// config.MaxSharedBlockPages and batch indexes past the IDs are errors
+// (errBlockPart); it never allocates more than the input can describe.
+func decodeBlockPart(b []byte) ([]blockEntry, error) {
+	r, err := start(b, "block part")
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, r.count(1)) // every ID needs >= 1 byte
+	for i := range ids {
+		ids[i] = r.string()
+	}
+	part := make([]blockEntry, r.count(15)) // every entry needs >= 15 bytes
+	values := make([]uint64, 0, len(r.b)/8) // every list value takes 8
+	list := func() []uint64 {
+		n := r.uvarint()
+		if r.err == nil && (n > config.MaxSharedBlockPages || n > uint64(len(r.b))/8) {
+			r.err = errBlockPart
+		}
+		if r.err != nil {
+			return nil
+		}
+		from := len(values)
+		for i := range int(n) {
+			h := r.uint64()
+			if i > 0 && h <= values[len(values)-1] && r.err == nil {
+				r.err = errBlockPart
+			}
+			values = append(values, h)
+		}
+		if n == 0 {
+			return nil
+		}
+		return values[from:len(values):len(values)]
+	}
+	for i := range part {
+		e := &part[i]
+		e.Hash = r.uint64()
+		e.Count.Periphery, e.Count.Main = int(r.uvarint()), int(r.uvarint())
+		e.Count.Contexts, e.Count.All, e.Count.Before, e.Count.After = list(), list(), list(), list()
+		e.Batches = make([]string, r.count(1)) // every index needs >= 1 byte
+		for j := range e.Batches {
+			x := r.uvarint()
+			if r.err == nil && x >= uint64(len(ids)) {
+				r.err = errBlockPart
+			}
+			if r.err != nil {
+				break
+			}
+			e.Batches[j] = ids[x]
+		}
+		if r.err != nil {
+			break
+		}
+	}
+	if err := r.end("block part"); err != nil {
+		return nil, err
+	}
+	return part, nil
+}
+
+// blockMergeBytes is the estimated bytes (bundleMerge.put) blockShardsFn
+// holds before it flushes: 2 MB, about 5 MB of Go values. Its parts are
+// encoded, so a flush turns some 190 bytes an entry into about 25 (a short
+// line's); the cost of flushing often is a block's entry sent once per
+// flush rather than once per bundle. With mergeBytes (64 MB, some 150 MB
+// held) the merge was the largest thing the gold sets' run held
+// (docs/benchmarks.md, "Block counts held encoded").
+const blockMergeBytes = 2 << 20
+
 // blockShardsFn merges each block's counts and batch IDs within a bundle
-// and emits them in parts keyed by the block hash's shard.
+// and emits them in parts keyed by the block hash's shard, encoded
+// (appendBlockPart).
 type blockShardsFn struct {
 	Limit int // bytes held before a flush (bundleMerge); 0: mergeBytes
 	merge bundleMerge[uint64, blockEntry]
+	buf   []byte
 }
 
-func (fn *blockShardsFn) StartBundle(func(int, []blockEntry)) { fn.merge.start(fn.Limit) }
+func (fn *blockShardsFn) StartBundle(func(int, []byte)) { fn.merge.start(fn.Limit) }
 
-func (fn *blockShardsFn) ProcessElement(b docBatch, emit func(int, []blockEntry)) {
+func (fn *blockShardsFn) ProcessElement(b docBatch, emit func(int, []byte)) {
 	full := false
 	put := func(h uint64, c dedup.BlockCount) {
 		full = fn.merge.put(h, 8*(len(c.Contexts)+len(c.All)+len(c.Before)+len(c.After))+8, func(e *blockEntry) {
@@ -144,8 +270,11 @@ func (fn *blockShardsFn) ProcessElement(b docBatch, emit func(int, []blockEntry)
 	}
 }
 
-func (fn *blockShardsFn) FinishBundle(emit func(int, []blockEntry)) {
-	fn.merge.flushShards(keyShard, (*blockEntry).bytes, emit)
+func (fn *blockShardsFn) FinishBundle(emit func(int, []byte)) {
+	fn.merge.flushShards(keyShard, (*blockEntry).bytes, func(sh int, part []blockEntry) {
+		fn.buf = appendBlockPart(fn.buf[:0], part)
+		emit(sh, bytes.Clone(fn.buf))
+	})
 }
 
 // sharedBlock is the hash of a shared block or short line
@@ -166,10 +295,14 @@ type sharedBlocksFn struct {
 
 func (fn *sharedBlocksFn) StartBundle(func(string, []sharedBlock)) { fn.merge.start(0) }
 
-func (fn *sharedBlocksFn) ProcessElement(ctx context.Context, _ int, parts func(*[]blockEntry) bool, emit func(string, []sharedBlock)) {
+func (fn *sharedBlocksFn) ProcessElement(ctx context.Context, _ int, parts func(*[]byte) bool, emit func(string, []sharedBlock)) error {
 	blocks := map[uint64]*blockEntry{}
-	var part []blockEntry
-	for parts(&part) {
+	var enc []byte
+	for parts(&enc) {
+		part, err := decodeBlockPart(enc)
+		if err != nil {
+			return fmt.Errorf("shared blocks: %w", err)
+		}
 		for i := range part {
 			e := &part[i]
 			if sum, ok := blocks[e.Hash]; ok {
@@ -179,7 +312,7 @@ func (fn *sharedBlocksFn) ProcessElement(ctx context.Context, _ int, parts func(
 				blocks[e.Hash] = e
 			}
 		}
-		part = nil
+		enc = nil
 	}
 	for h, e := range blocks {
 		if !e.Count.Shared(fn.MinPages) {
@@ -191,6 +324,7 @@ func (fn *sharedBlocksFn) ProcessElement(ctx context.Context, _ int, parts func(
 			fn.merge.add(id, 9, func(hs *[]sharedBlock) { *hs = append(*hs, sb) }, emit)
 		}
 	}
+	return nil
 }
 
 func (fn *sharedBlocksFn) FinishBundle(emit func(string, []sharedBlock)) { fn.merge.flush(emit) }

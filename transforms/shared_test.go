@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -80,4 +82,130 @@ func checkDropSharedBlocks(t *testing.T, files []string, limit int) {
 	passert.Equals(s, beam.ParDo(s, docSummary, docsOf(s, out)), strs(want)...)
 	passert.Equals(s, beam.ParDo(s, statLine, st.Collection(s)), strs(stats)...)
 	ptest.RunAndValidate(t, pl)
+}
+
+// blockShardsFn's encoded parts, decoded and summed per hash, are the
+// counts dedup.BlockCounts makes of the same real pages (their blocks and
+// short lines), each with the IDs of exactly the batches that have it:
+// flushed once per bundle, and after every batch (limit 1) so that a
+// hash's counts reach its shard in many parts.
+func TestBlockPartsCarryTheCounts(t *testing.T) {
+	docs := testdataDocs(t)
+	var ddocs []dedup.Doc
+	for _, d := range docs {
+		ddocs = append(ddocs, d.Doc)
+	}
+	want := dedup.BlockCounts(ddocs)
+	batches := inBatches(docs, 7)
+	wantIDs := map[uint64]map[string]bool{}
+	lines := 0
+	for _, b := range batches {
+		for _, d := range b.Docs {
+			hs := []uint64{}
+			for _, bl := range d.Blocks {
+				hs = append(hs, bl.Hash)
+			}
+			for _, l := range d.Periphery.Lines {
+				hs = append(hs, l.Hash)
+				lines++
+			}
+			for _, h := range hs {
+				if wantIDs[h] == nil {
+					wantIDs[h] = map[string]bool{}
+				}
+				wantIDs[h][b.ID] = true
+			}
+		}
+	}
+	if lines == 0 {
+		t.Fatal("no short lines on the testdata pages: the check would not cover them")
+	}
+	for _, limit := range []int{0, 1} {
+		fn := &blockShardsFn{Limit: limit}
+		got := map[uint64]dedup.BlockCount{}
+		gotIDs := map[uint64]map[string]bool{}
+		parts := 0
+		emit := func(shard int, enc []byte) {
+			parts++
+			part, err := decodeBlockPart(enc)
+			if err != nil {
+				t.Fatalf("limit %d: %v", limit, err)
+			}
+			for _, e := range part {
+				if keyShard(e.Hash) != shard {
+					t.Fatalf("hash %x of shard %d in a part of shard %d", e.Hash, keyShard(e.Hash), shard)
+				}
+				got[e.Hash] = got[e.Hash].Add(e.Count)
+				if gotIDs[e.Hash] == nil {
+					gotIDs[e.Hash] = map[string]bool{}
+				}
+				for _, id := range e.Batches {
+					gotIDs[e.Hash][id] = true
+				}
+			}
+		}
+		fn.StartBundle(emit)
+		for _, b := range batches {
+			fn.ProcessElement(b, emit)
+		}
+		fn.FinishBundle(emit)
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotIDs, wantIDs) {
+			t.Fatalf("limit %d: the parts' counts or batch IDs differ from dedup.BlockCounts (%d hashes, want %d)", limit, len(got), len(want))
+		}
+		if limit == 1 && parts < 2*len(batches) {
+			t.Fatalf("limit 1: %d parts for %d batches: not flushed after every batch", parts, len(batches))
+		}
+	}
+}
+
+// decodeBlockPart refuses what appendBlockPart does not write: every
+// truncation, trailing bytes, a list out of order, a batch index past the
+// IDs, a wrong version; and a corrupted byte anywhere never panics.
+func TestBlockPartRejectsCorruptInput(t *testing.T) {
+	part := []blockEntry{
+		{Hash: 5, Count: dedup.BlockCount{Periphery: 2, Contexts: []uint64{3, 9}, All: []uint64{3, 9}, Before: []uint64{1}, After: []uint64{2}}, Batches: []string{"b0", "b1"}},
+		{Hash: 7, Count: dedup.BlockCount{Main: 1}, Batches: []string{"b1"}},
+	}
+	enc := appendBlockPart(nil, part)
+	if got, err := decodeBlockPart(enc); err != nil || !reflect.DeepEqual(got, part) {
+		t.Fatalf("round trip: %+v, %v", got, err)
+	}
+	for n := range len(enc) {
+		if _, err := decodeBlockPart(enc[:n]); err == nil {
+			t.Fatalf("truncated to %d of %d bytes: no error", n, len(enc))
+		}
+	}
+	if _, err := decodeBlockPart(append(slices.Clone(enc), 0)); err == nil {
+		t.Fatal("trailing byte: no error")
+	}
+	bad := slices.Clone(part)
+	bad[0].Count.Contexts = []uint64{9, 3}
+	if _, err := decodeBlockPart(appendBlockPart(nil, bad)); err != errBlockPart {
+		t.Fatalf("list out of order: %v, want errBlockPart", err)
+	}
+	// the last byte is the second entry's batch index (1 of IDs b0, b1)
+	wrong := slices.Clone(enc)
+	wrong[len(wrong)-1] = 2
+	if _, err := decodeBlockPart(wrong); err != errBlockPart {
+		t.Fatalf("batch index past the IDs: %v, want errBlockPart", err)
+	}
+	wrong[0]++
+	if _, err := decodeBlockPart(wrong); err == nil {
+		t.Fatal("wrong version: no error")
+	}
+	for i := range enc {
+		for _, v := range []byte{0, 0x7f, 0x80, 0xff} {
+			c := slices.Clone(enc)
+			c[i] = v
+			if got, err := decodeBlockPart(c); err == nil {
+				for _, e := range got {
+					for _, l := range [][]uint64{e.Count.Contexts, e.Count.All, e.Count.Before, e.Count.After} {
+						if !slices.IsSorted(l) || len(l) > config.MaxSharedBlockPages {
+							t.Fatalf("byte %d set to %x: decoded a list out of order or too long: %v", i, v, l)
+						}
+					}
+				}
+			}
+		}
+	}
 }
