@@ -118,9 +118,9 @@ func (e *blockEntry) bytes() int {
 // Before and After (each its length as a uvarint, then its values, 8 bytes
 // little-endian each) and its batches (their number as a uvarint, then
 // each as its index among the IDs, a uvarint). A short line's entry takes
-// about 22 bytes so, against some 190 held as a Go value: the direct
-// runner holds every part until the shuffle's consumer runs
-// (docs/benchmarks.md, "Block counts held encoded").
+// about 25 bytes, against some 190 held as a Go value: the direct runner
+// holds every part until the shuffle's consumer runs (docs/benchmarks.md,
+// "Block counts held encoded").
 func appendBlockPart(buf []byte, part []blockEntry) []byte {
 	index := map[string]int{}
 	var ids []string

@@ -209,3 +209,37 @@ func TestBlockPartRejectsCorruptInput(t *testing.T) {
 		}
 	}
 }
+
+// decodeBlockPart never panics, and what it decodes holds its invariants:
+// lists strictly ascending and at most config.MaxSharedBlockPages long,
+// every batch one of the part's IDs.
+func FuzzDecodeBlockPart(f *testing.F) {
+	f.Add(appendBlockPart(nil, []blockEntry{
+		{Hash: 5, Count: dedup.BlockCount{Periphery: 2, Contexts: []uint64{3, 9}, All: []uint64{3, 9}, Before: []uint64{1}, After: []uint64{2}}, Batches: []string{"b0", "b1"}},
+		{Hash: 7, Count: dedup.BlockCount{Main: 1}, Batches: []string{"b1"}},
+	}))
+	f.Add([]byte{docCoderVersion})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		part, err := decodeBlockPart(b)
+		if err != nil {
+			return
+		}
+		for _, e := range part {
+			for _, l := range [][]uint64{e.Count.Contexts, e.Count.All, e.Count.Before, e.Count.After} {
+				if len(l) > config.MaxSharedBlockPages {
+					t.Fatalf("a list of %d values", len(l))
+				}
+				for i := 1; i < len(l); i++ {
+					if l[i] <= l[i-1] {
+						t.Fatalf("list not ascending: %v", l)
+					}
+				}
+			}
+		}
+		// What decodes encodes to bytes that decode to the same entries.
+		again, err := decodeBlockPart(appendBlockPart(nil, part))
+		if err != nil || !reflect.DeepEqual(again, part) {
+			t.Fatalf("re-encoded: %v, %v against %v", err, again, part)
+		}
+	})
+}
