@@ -150,11 +150,15 @@ func TestCountersNamedAndEqualSummary(t *testing.T) {
 
 // Pages of shared text only (dedup.ResolveBlocks) are counted once in
 // summary.json and once as a counter: testdata's archive.org crawl has two,
-// whose every block its other pages carry.
+// whose every block its other pages carry. The crawl's shared chrome is
+// both blocks and short lines (menus, footers), each counted apart.
 func TestSharedTextPagesCounted(t *testing.T) {
 	got, dir := counters(t, "direct", testConfig([]string{filepath.Join(testdata, "aut__example.warc.gz")}))
 	sum := readSummary(t, dir)
 	if sum.SharedTextPages != 2 || got["shared/shared_text_pages"] != int64(sum.SharedTextPages) {
 		t.Errorf("shared text pages: counter %d, summary.json %d, want 2 both", got["shared/shared_text_pages"], sum.SharedTextPages)
+	}
+	if got["shared/blocks_shared"] == 0 || got["shared/lines_shared"] == 0 {
+		t.Errorf("shared blocks %d and short lines %d: want both counted", got["shared/blocks_shared"], got["shared/lines_shared"])
 	}
 }

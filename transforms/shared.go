@@ -35,6 +35,7 @@ func init() {
 
 var (
 	sharedBlocksFound   = beam.NewCounter("shared", "blocks_shared")
+	sharedLinesFound    = beam.NewCounter("shared", "lines_shared")
 	sharedBlocksDropped = beam.NewCounter("shared", "block_occurrences_dropped")
 	sharedSigsDropped   = beam.NewCounter("shared", "signatures_dropped")
 	sharedTextPages     = beam.NewCounter("shared", "shared_text_pages")
@@ -318,7 +319,11 @@ func (fn *sharedBlocksFn) ProcessElement(ctx context.Context, _ int, parts func(
 		if !e.Count.Shared(fn.MinPages) {
 			continue
 		}
-		sharedBlocksFound.Inc(ctx, 1)
+		if len(e.Count.All) == 0 { // a short line's count (dedup.CountLine)
+			sharedLinesFound.Inc(ctx, 1)
+		} else {
+			sharedBlocksFound.Inc(ctx, 1)
+		}
 		for _, id := range e.Batches {
 			sb := sharedBlock{Hash: h, Boilerplate: e.Count.Main == 0}
 			fn.merge.add(id, 9, func(hs *[]sharedBlock) { *hs = append(*hs, sb) }, emit)
