@@ -121,8 +121,9 @@ type matchAgainstFn struct {
 
 func (fn *matchAgainstFn) ProcessElement(ctx context.Context, _ string, priors func(*doc) bool, news func(*doc) bool, emit func(string, preDrop)) {
 	// The task's documents are held by pointer: slices of doc values (472
-	// bytes each) moved every document again at each growth, 0.46 of day
-	// 30's 17.5 CPU-s in make bench-batches.
+	// bytes each) moved every document again at each growth, 0.46 s of the
+	// 17.5 s of samples of day 30 in make bench-batches (docs/benchmarks.md,
+	// "A task's documents held by pointer").
 	var priorHome, priorGuest, newHome, newAll []*doc
 	for d := new(doc); news(d); d = new(doc) {
 		if !d.Guest {
