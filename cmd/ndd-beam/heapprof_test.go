@@ -20,9 +20,19 @@ func TestStartHeapProfiles(t *testing.T) {
 		keep = append(keep, bytes.Repeat([]byte{1}, 1<<20)) // 64 MiB live
 	}
 	stop := startHeapProfiles(dir, 5*time.Millisecond, 32<<20)
+	// Wait for the first profile as long as a loaded machine may take to
+	// run the ticker (a fixed 200 ms failed once in CI, with every test
+	// package running beside it), then 40 ticks more for a second one.
+	glob := func() []string {
+		files, _ := filepath.Glob(filepath.Join(dir, "heap-*.pprof"))
+		return files
+	}
+	for deadline := time.Now().Add(20 * time.Second); len(glob()) == 0 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 	time.Sleep(200 * time.Millisecond)
 	stop()
-	files, _ := filepath.Glob(filepath.Join(dir, "heap-*.pprof"))
+	files := glob()
 	if len(files) != 1 {
 		t.Fatalf("%d heap profiles written, want 1 (heap steady above the floor): %q", len(files), files)
 	}
