@@ -211,7 +211,7 @@ func (fn *dropExactDocsFn) ProcessElement(ctx context.Context, _ string, batches
 		emit(b)
 		return
 	}
-	docs := b.Docs[:0]
+	docs := make([]doc, 0, len(b.Docs)) // a new slice: a DoFn must not modify its input
 	for _, d := range b.Docs {
 		k, ok := copyOf[d.ID()]
 		if !ok {

@@ -235,6 +235,54 @@ func TestFilterIDFComposite(t *testing.T) {
 	}
 }
 
+// minSignaturesFn passes on a batch it drops nothing from as it is (a copy
+// held every document of the 1,080,000-page crawl twice at the end of
+// MarkTemplates' wait: docs/benchmarks.md, "The two plateaus of the
+// 1,080,000-page crawl"); from a batch that loses a document it makes a
+// new one, and neither it nor applyMarksFn modifies its input.
+func TestBatchesPassedOnNotModified(t *testing.T) {
+	docs := testDocs() // the last has 4 signatures: too few at 5
+	run := func(b docBatch) (out []docBatch) {
+		fn := &minSignaturesFn{MinSignatures: 5}
+		fn.ProcessElement(context.Background(), b, func(b docBatch) { out = append(out, b) },
+			func(output.Reject) {}, func(dedup.Page) {}, func(int) {}, func(int) {})
+		return out
+	}
+	whole := docBatch{ID: "b0", Docs: slices.Clone(docs[:5])}
+	out := run(whole)
+	if len(out) != 1 || len(out[0].Docs) != 5 || &out[0].Docs[0] != &whole.Docs[0] {
+		t.Fatalf("a batch that loses nothing: %d batches out, not the input's documents", len(out))
+	}
+	short := docBatch{ID: "b1", Docs: slices.Clone(docs)}
+	before := slices.Clone(short.Docs)
+	out = run(short)
+	if len(out) != 1 || len(out[0].Docs) != 5 || &out[0].Docs[0] == &short.Docs[0] {
+		t.Fatalf("a batch that loses one: %d batches out, or the input's slice", len(out))
+	}
+	for i := range before {
+		if short.Docs[i].ID() != before[i].ID() {
+			t.Fatalf("minSignaturesFn changed its input's document %d", i)
+		}
+	}
+	// applyMarksFn drops the copies and marks the groups on a new slice.
+	in := docBatch{ID: "b0", Docs: slices.Clone(docs[:5])}
+	before = slices.Clone(in.Docs)
+	marks := []mark{{Doc: 1, Drop: true}, {Doc: 0, Group: dedup.Group{Size: 2}}}
+	var got []docBatch
+	gaveBatch, gaveMarks := false, false
+	batches := func(b *docBatch) bool { ok := !gaveBatch; *b, gaveBatch = in, true; return ok }
+	ms := func(m *[]mark) bool { ok := !gaveMarks; *m, gaveMarks = marks, true; return ok }
+	err := (&applyMarksFn{}).ProcessElement("b0", batches, ms, func(b docBatch) { got = append(got, b) })
+	if err != nil || len(got) != 1 || len(got[0].Docs) != 4 || got[0].Docs[0].Group.Size != 2 || got[0].Docs[1].ID() != before[2].ID() {
+		t.Fatalf("applyMarksFn: %v, %+v", err, got)
+	}
+	for i := range before {
+		if in.Docs[i].ID() != before[i].ID() || in.Docs[i].Group != before[i].Group {
+			t.Fatalf("applyMarksFn changed its input's document %d", i)
+		}
+	}
+}
+
 // KeyByGroup and MatchGroups find exactly match.BruteForce's pairs that the
 // same-site rule keeps, at a threshold and ρ where documents fall into
 // several partitions and guests.

@@ -309,7 +309,9 @@ func (*applyMarksFn) ProcessElement(id string, batches func(*docBatch) bool, mar
 		}
 		ms = nil
 	}
-	docs := b.Docs[:0]
+	// A new slice, not b.Docs[:0]: a DoFn must not modify its input, and
+	// FilterIDF passes on the batches it drops nothing from as they are.
+	docs := make([]doc, 0, len(b.Docs))
 	for i, d := range b.Docs {
 		m, ok := byDoc[i]
 		switch {

@@ -223,26 +223,36 @@ type minSignaturesFn struct {
 }
 
 func (fn *minSignaturesFn) ProcessElement(ctx context.Context, b docBatch, emit func(docBatch), reject func(output.Reject), unsigned func(dedup.Page), length, kept func(int)) {
-	// A new slice: the input batch may be shared with other consumers of
-	// the same PCollection (fused stages see one decoded element), and a
-	// DoFn must not modify its input.
-	docs := make([]doc, 0, len(b.Docs))
+	// A batch that loses no document goes on as it is: a copy would hold
+	// every document twice while the stage before still holds its input
+	// (the direct runner's side-input wait in MarkTemplates). Otherwise a
+	// new slice: the input batch may be shared with other consumers of the
+	// same PCollection (fused stages see one decoded element), and a DoFn
+	// must not modify its input.
+	var docs []doc
 	n := 0
-	for _, d := range b.Docs {
+	for i, d := range b.Docs {
 		n += d.Vec.Len()
 		if r, ok := dedup.CheckMinSignatures(d.Doc, fn.MinSignatures); !ok {
 			countReject(ctx, idfSkipped, "idf", r.Reason)
 			reject(r)
 			unsigned(d.Page)
+			if docs == nil {
+				docs = append(make([]doc, 0, len(b.Docs)-1), b.Docs[:i]...)
+			}
 			continue
 		}
 		idfDocuments.Inc(ctx, 1)
-		docs = append(docs, d)
+		if docs != nil {
+			docs = append(docs, d)
+		}
+	}
+	if docs != nil {
+		b.Docs = docs
 	}
 	length(n)
-	kept(len(docs))
-	if len(docs) > 0 {
-		b.Docs = docs
+	kept(len(b.Docs))
+	if len(b.Docs) > 0 {
 		emit(b)
 	}
 }
