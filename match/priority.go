@@ -109,16 +109,18 @@ func (p Policy) Rank(pg PageInfo) string {
 		case KeepShortest:
 			b = binary.BigEndian.AppendUint64(b, uint64(pg.TextBytes))
 		case KeepURI:
-			b = appendSized(b, pg.URI)
+			b = AppendSized(b, pg.URI)
 		}
 	}
-	b = appendSized(b, pg.RecordID)
+	b = AppendSized(b, pg.RecordID)
 	return string(append(b, pg.Location...))
 }
 
-// appendSized appends s after its length (4 bytes, big-endian), so the
-// shorter string sorts first and a later field never runs into it.
-func appendSized(b []byte, s string) []byte {
+// AppendSized appends s after its length (4 bytes, big-endian), so the
+// shorter string sorts first and a later field never runs into it. Every
+// Rank ends with its RecordID so written and then its Location, which a
+// coder can leave out of a page that carries both (transforms.appendPage).
+func AppendSized(b []byte, s string) []byte {
 	return append(binary.BigEndian.AppendUint32(b, uint32(len(s))), s...)
 }
 

@@ -120,6 +120,39 @@ func TestDocCoderRejectsCorruptInput(t *testing.T) {
 	}
 }
 
+// A page whose Rank ends with its record ID and location, as every page
+// dedup.Sign makes does (match.Policy.Rank), is written without them and
+// read back whole; a whole Rank that ends with them is refused, so that a
+// page has one encoding.
+func TestPageCoderLeavesOutTheRankTail(t *testing.T) {
+	ref := warc.Ref{RecordID: "urn:uuid:1d66b0fd-aed4-4e9c-8bf3-660ae81ec115", URI: "http://example.org/a", File: "gs://bucket/crawl/file-00001.warc.gz", Offset: 123456789, Inner: 7}
+	pol, err := match.ParsePolicy("earliest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed := dedup.Page{Ref: ref, Rank: pol.Rank(match.PageInfo{Date: "2026-11-28T00:00:00Z", RecordID: ref.RecordID, Location: ref.Key()}), Digest: "sha1:X", Date: "2026-11-28T00:00:00Z"}
+	other := signed
+	other.Rank = "00ff17"
+	for _, p := range []dedup.Page{signed, other, {Ref: ref, Rank: string(rankTail(nil, ref))}} {
+		b := appendPage(nil, p)
+		r := &decoder{b: b}
+		if got := r.page(); r.err != nil || len(r.b) != 0 || !reflect.DeepEqual(got, p) {
+			t.Fatalf("page with Rank %q: read %+v (%v), wrote %+v", p.Rank, got, r.err, p)
+		}
+	}
+	if b := string(appendPage(nil, signed)); strings.Count(b, ref.RecordID) != 1 || strings.Count(b, ref.File) != 1 {
+		t.Fatalf("the record ID or file written twice: the Rank's tail was not left out")
+	}
+	// The same page with its whole Rank after a 0 flag.
+	head := binary.AppendVarint(binary.AppendVarint(appendString(appendString(appendString(nil, ref.RecordID), ref.URI), ref.File), ref.Offset), ref.Inner)
+	good := appendPage(nil, signed)
+	rest := good[len(head)+1+len(appendString(nil, signed.Rank[:len(signed.Rank)-len(rankTail(nil, ref))])):]
+	bad := append(appendString(append(slices.Clone(head), 0), signed.Rank), rest...)
+	if r := (&decoder{b: bad}); r.page().Rank != "" || r.err == nil {
+		t.Fatal("a whole Rank that ends with its tail: no error")
+	}
+}
+
 // A batch of documents round-trips, and a corrupt one is refused.
 func TestBatchCoderRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))

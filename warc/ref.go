@@ -78,8 +78,12 @@ func (r *Record) Ref() Ref {
 
 // Key is the record's readable unique key "file@offset+inner", for logs,
 // tests and evaluation. Shuffles use the fixed-size ID instead.
-func (r Ref) Key() string {
-	return r.File + "@" + strconv.FormatInt(r.Offset, 10) + "+" + strconv.FormatInt(r.Inner, 10)
+func (r Ref) Key() string { return string(r.AppendKey(make([]byte, 0, len(r.File)+42))) }
+
+// AppendKey appends Key to b.
+func (r Ref) AppendKey(b []byte) []byte {
+	b = strconv.AppendInt(append(append(b, r.File...), '@'), r.Offset, 10)
+	return strconv.AppendInt(append(b, '+'), r.Inner, 10)
 }
 
 // IDSize is the length in bytes of a record ID as returned by Ref.ID.
