@@ -143,6 +143,40 @@ func TestPageCoderLeavesOutTheRankTail(t *testing.T) {
 	if b := string(appendPage(nil, signed)); strings.Count(b, ref.RecordID) != 1 || strings.Count(b, ref.File) != 1 {
 		t.Fatalf("the record ID or file written twice: the Rank's tail was not left out")
 	}
+	// So on the pages dedup.Sign makes of a real file, at the job's policy.
+	p := config.DefaultParams()
+	signer, err := dedup.NewSigner(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobPol, err := p.Policy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join("..", "testdata", "dolma__sample-0000.warc.gz")
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pages := 0
+	dedup.ReadFile(name, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
+		s := dedup.Sign(context.Background(), signer, jobPol, c)
+		if !s.IsDoc() {
+			return
+		}
+		pages++
+		b := appendPage(nil, s.Doc.Page)
+		if strings.Count(string(b), s.Doc.RecordID) != 1 {
+			t.Fatalf("%s: the Rank's tail was not left out", s.Doc.Key())
+		}
+		if got := (&decoder{b: b}).page(); got.Rank != s.Doc.Rank {
+			t.Fatalf("%s: Rank %q read back as %q", s.Doc.Key(), s.Doc.Rank, got.Rank)
+		}
+	}, func(output.Reject) {})
+	if pages == 0 {
+		t.Fatalf("%s: no page", name)
+	}
 	// The same page with its whole Rank after a 0 flag.
 	head := binary.AppendVarint(binary.AppendVarint(appendString(appendString(appendString(nil, ref.RecordID), ref.URI), ref.File), ref.Offset), ref.Inner)
 	good := appendPage(nil, signed)
