@@ -144,27 +144,9 @@ func TestPageCoderLeavesOutTheRankTail(t *testing.T) {
 		t.Fatalf("the record ID or file written twice: the Rank's tail was not left out")
 	}
 	// So on the pages dedup.Sign makes of a real file, at the job's policy.
-	p := config.DefaultParams()
-	signer, err := dedup.NewSigner(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobPol, err := p.Policy()
-	if err != nil {
-		t.Fatal(err)
-	}
 	name := filepath.Join("..", "testdata", "dolma__sample-0000.warc.gz")
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	pages := 0
-	dedup.ReadFile(name, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
-		s := dedup.Sign(context.Background(), signer, jobPol, c)
-		if !s.IsDoc() {
-			return
-		}
+	signPages(t, name, func(_ dedup.Candidate, s dedup.Signed) {
 		pages++
 		b := appendPage(nil, s.Doc.Page)
 		if strings.Count(string(b), s.Doc.RecordID) != 1 {
@@ -173,7 +155,7 @@ func TestPageCoderLeavesOutTheRankTail(t *testing.T) {
 		if got := (&decoder{b: b}).page(); got.Rank != s.Doc.Rank {
 			t.Fatalf("%s: Rank %q read back as %q", s.Doc.Key(), s.Doc.Rank, got.Rank)
 		}
-	}, func(output.Reject) {})
+	})
 	if pages == 0 {
 		t.Fatalf("%s: no page", name)
 	}
@@ -523,24 +505,9 @@ func TestEncodedSizes(t *testing.T) {
 	if name == "" {
 		t.Skip("NDD_BENCH_WARC not set")
 	}
-	p := config.DefaultParams()
-	signer, err := dedup.NewSigner(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol, err := p.Policy()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var n, total, page, blocks, sketch, batch, withWhole, whole, fromMain int
-	dedup.ReadFile(name, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
-		s := dedup.Sign(context.Background(), signer, pol, c)
-		if n >= 20000 || !s.IsDoc() {
+	signPages(t, name, func(c dedup.Candidate, s dedup.Signed) {
+		if n >= 20000 {
 			return
 		}
 		n++
@@ -561,7 +528,7 @@ func TestEncodedSizes(t *testing.T) {
 				}
 			}
 		}
-	}, func(output.Reject) {})
+	})
 	if n == 0 {
 		t.Fatalf("%s: no document", name)
 	}
@@ -569,6 +536,31 @@ func TestEncodedSizes(t *testing.T) {
 	if withWhole > 0 {
 		t.Logf("%d with a whole-text sketch: %.1f hashes, %.1f of them the main text's", withWhole, float64(whole)/float64(withWhole), float64(fromMain)/float64(withWhole))
 	}
+}
+
+// signPages hands fn each record of WARC file name that dedup.Sign, at the
+// default parameters, makes a document of, with what it made.
+func signPages(t *testing.T, name string, fn func(dedup.Candidate, dedup.Signed)) {
+	t.Helper()
+	p := config.DefaultParams()
+	signer, err := dedup.NewSigner(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := p.Policy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	dedup.ReadFile(name, f, nil, p.WARCOptions(), func(c dedup.Candidate) {
+		if s := dedup.Sign(context.Background(), signer, pol, c); s.IsDoc() {
+			fn(c, s)
+		}
+	}, func(output.Reject) {})
 }
 
 // A document's Periphery (spotsig.ExtractPayloadBlocks) round-trips on
